@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tracedesk::core {
+
+struct LoadOptions
+{
+    // For a logdir with several runs: which run to open (empty = the newest).
+    std::string runName;
+    // A compressed input that expands past this is refused (decompression-bomb guard).
+    uint64_t maxDecompressedBytes = uint64_t(16) << 30;
+    // Reuse / write the store cache.
+    bool useCache = true;
+    // Where the store cache lives; empty = $XDG_CACHE_HOME/tracedesk (or ~/.cache/tracedesk).
+    std::string cacheDir;
+};
+
+} // namespace tracedesk::core

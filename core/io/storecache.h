@@ -1,0 +1,33 @@
+#pragma once
+
+// StoreCache: a loaded Trace saved as a zstd-compressed columnar file in the user's cache
+// directory, keyed by the source's identity (paths, sizes, mtimes, a hash of each file's
+// first bytes) and validated by checksums. A stale or corrupt cache entry is ignored and
+// rewritten; it never produces an error for the user.
+
+#include "core/base/loadcontrol.h"
+#include "core/base/result.h"
+#include "core/io/loadoptions.h"
+#include "core/model/trace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracedesk::core {
+
+std::string defaultCacheDir();
+// The cache file for these sources, or an empty string when their identity cannot be read.
+std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOptions &options);
+
+// Serialise / deserialise a whole trace (also used directly by tests and the fuzzer).
+Result<bool> writeStoreFile(const Trace &trace, const std::string &path);
+Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control);
+
+// Loader-facing helpers: silent on any failure.
+std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
+                                       const LoadOptions &options, LoadControl *control);
+void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
+                     const LoadOptions &options);
+
+} // namespace tracedesk::core

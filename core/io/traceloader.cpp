@@ -1,0 +1,202 @@
+#include "core/io/traceloader.h"
+
+#include "core/io/chromejsonreader.h"
+#include "core/io/storecache.h"
+#include "core/io/xspacereader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace tracedesk::core {
+
+namespace {
+
+bool endsWith(const std::string &s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool isXSpaceName(const std::string &name)
+{
+    return endsWith(lower(name), ".xplane.pb");
+}
+
+bool isJsonName(const std::string &name)
+{
+    const std::string n = lower(name);
+    return endsWith(n, ".json") || endsWith(n, ".json.gz") || endsWith(n, ".json.zst");
+}
+
+std::vector<std::string> filesMatching(const fs::path &dir, bool (*match)(const std::string &))
+{
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code fec;
+        if (it->is_regular_file(fec) && match(it->path().filename().string()))
+            out.push_back(it->path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool isRunDir(const fs::path &dir)
+{
+    return !filesMatching(dir, isXSpaceName).empty() || !filesMatching(dir, isJsonName).empty();
+}
+
+} // namespace
+
+Result<SourceFormat> detectFormat(const std::string &path)
+{
+    const std::string name = fs::path(path).filename().string();
+    if (isXSpaceName(name))
+        return SourceFormat::XSpace;
+    if (isJsonName(name))
+        return SourceFormat::ChromeJson;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return fileError(path, "cannot be opened for reading");
+    unsigned char head[64] = {};
+    in.read(reinterpret_cast<char *>(head), sizeof head);
+    const auto n = size_t(in.gcount());
+    if (n == 0)
+        return fileError(path, "is empty");
+    if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+        return SourceFormat::ChromeJson;
+    if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
+        return SourceFormat::ChromeJson;
+    for (size_t i = 0; i < n; ++i) {
+        if (std::isspace(head[i]))
+            continue;
+        if (head[i] == '{' || head[i] == '[')
+            return SourceFormat::ChromeJson;
+        break;
+    }
+    // An XSpace starts with field 1 (planes), length-delimited: tag byte 0x0a.
+    if (head[0] == 0x0a || head[0] == 0x12 || head[0] == 0x1a || head[0] == 0x22)
+        return SourceFormat::XSpace;
+    return fileError(path, "is neither an XSpace profile (.xplane.pb) nor Chrome trace JSON");
+}
+
+std::vector<std::string> listRuns(const std::string &dir)
+{
+    fs::path base(dir);
+    std::error_code ec;
+    if (fs::is_directory(base / "plugins" / "profile", ec))
+        base = base / "plugins" / "profile";
+    std::vector<std::string> runs;
+    for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code dec;
+        if (it->is_directory(dec) && isRunDir(it->path()))
+            runs.push_back(it->path().filename().string());
+    }
+    // Run names are %Y_%m_%d_%H_%M_%S timestamps, so name order is time order.
+    std::sort(runs.begin(), runs.end());
+    return runs;
+}
+
+Result<ResolvedSource> resolveSource(const std::string &path, const std::string &runName)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        return fileError(path, "no such file or directory");
+
+    if (fs::is_regular_file(status)) {
+        auto format = detectFormat(path);
+        if (!format)
+            return format.error();
+        return ResolvedSource{format.value(), {path}, fs::path(path).filename().string(), {}};
+    }
+    if (!fs::is_directory(status))
+        return fileError(path, "is not a regular file or a folder");
+
+    auto fromRunDir = [](const fs::path &dir, const std::string &run) -> Result<ResolvedSource> {
+        auto xspaces = filesMatching(dir, isXSpaceName);
+        if (!xspaces.empty())
+            return ResolvedSource{SourceFormat::XSpace, xspaces, dir.filename().string(), run};
+        auto jsons = filesMatching(dir, isJsonName);
+        if (jsons.size() == 1)
+            return ResolvedSource{SourceFormat::ChromeJson, jsons, dir.filename().string(), run};
+        if (jsons.size() > 1)
+            return fileError(dir.string(), "holds " + std::to_string(jsons.size())
+                                               + " Chrome trace files; open one of them");
+        return fileError(dir.string(), "contains no profile (.xplane.pb or trace .json)");
+    };
+
+    if (isRunDir(path))
+        return fromRunDir(path, {});
+
+    const auto runs = listRuns(path);
+    if (runs.empty())
+        return fileError(path, "contains no profile: expected <host>.xplane.pb files, a trace "
+                               ".json, or a logdir with plugins/profile/<run>/");
+    fs::path base(path);
+    if (fs::is_directory(base / "plugins" / "profile", ec))
+        base = base / "plugins" / "profile";
+    std::string chosen = runs.back();
+    if (!runName.empty()) {
+        if (std::find(runs.begin(), runs.end(), runName) == runs.end())
+            return fileError(path, "has no run named '" + runName + "'");
+        chosen = runName;
+    }
+    return fromRunDir(base / chosen, chosen);
+}
+
+Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
+                              const LoadOptions &options)
+{
+    LoadControl localControl;
+    if (!control)
+        control = &localControl;
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+
+    if (options.useCache) {
+        if (auto cached = loadCachedTrace(source.files, options, control)) {
+            cached->info.fromCache = true;
+            cached->info.loadSeconds = elapsed();
+            return TracePtr(std::move(cached));
+        }
+        if (control->cancelRequested())
+            return Result<TracePtr>::cancelled();
+    }
+
+    Result<std::shared_ptr<Trace>> loaded = source.format == SourceFormat::XSpace
+                                                ? readXSpaceFiles(source.files, control, options)
+                                                : readChromeJson(source.files.front(), control,
+                                                                 options);
+    if (!loaded)
+        return loaded.error();
+    std::shared_ptr<Trace> trace = std::move(loaded).value();
+    if (control->cancelRequested())
+        return Result<TracePtr>::cancelled();
+    trace->info.loadSeconds = elapsed();
+    if (options.useCache)
+        saveCachedTrace(*trace, source.files, options);
+    return TracePtr(std::move(trace));
+}
+
+Result<TracePtr> loadTrace(const std::string &path, LoadControl *control, const LoadOptions &options)
+{
+    auto source = resolveSource(path, options.runName);
+    if (!source)
+        return source.error();
+    return loadResolved(source.value(), control, options);
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,39 @@
+#pragma once
+
+// TraceLoader: the one entry point for opening a profile. It works out what a path is (an
+// XSpace file, a Chrome JSON file, a run folder of per-host XSpace files, or a logdir of runs),
+// consults the store cache, runs the right reader, and fills in LoadInfo timing.
+
+#include "core/base/loadcontrol.h"
+#include "core/base/result.h"
+#include "core/io/loadoptions.h"
+#include "core/model/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace tracedesk::core {
+
+enum class SourceFormat { XSpace, ChromeJson };
+
+struct ResolvedSource
+{
+    SourceFormat format = SourceFormat::XSpace;
+    std::vector<std::string> files;   // what will be read (one per host for a run folder)
+    std::string displayName;          // the run or file name, for titles
+    std::string runName;              // set when a logdir was resolved to one of its runs
+};
+
+// Format from a file name, else from its first bytes. Error when neither tells.
+Result<SourceFormat> detectFormat(const std::string &path);
+// Runs of a logdir (`<logdir>/plugins/profile/<run>/`) or of a `plugins/profile` folder,
+// oldest first; empty when `dir` holds none.
+std::vector<std::string> listRuns(const std::string &dir);
+Result<ResolvedSource> resolveSource(const std::string &path, const std::string &runName = {});
+
+Result<TracePtr> loadTrace(const std::string &path, LoadControl *control = nullptr,
+                           const LoadOptions &options = {});
+Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
+                              const LoadOptions &options);
+
+} // namespace tracedesk::core

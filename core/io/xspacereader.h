@@ -1,0 +1,23 @@
+#pragma once
+
+// Reads XSpace protobuf files (`<host>.xplane.pb`) straight into the event store: a hand-written
+// wire-format walker decodes each XLine's events into track columns, lines in parallel.
+// Several files (one per host of a run) load into one Trace, each plane labelled with its host.
+
+#include "core/base/loadcontrol.h"
+#include "core/base/result.h"
+#include "core/io/loadoptions.h"
+#include "core/model/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace tracedesk::core {
+
+Result<std::shared_ptr<Trace>> readXSpaceFiles(const std::vector<std::string> &files,
+                                               LoadControl *control, const LoadOptions &options);
+
+// The host name a file stands for: `<host>.xplane.pb` -> `<host>`.
+std::string hostFromXSpacePath(const std::string &path);
+
+} // namespace tracedesk::core

@@ -1,0 +1,108 @@
+#include "core/model/trace.h"
+
+#include <algorithm>
+
+namespace tracedesk::core {
+
+void LoadInfo::warn(std::string message)
+{
+    ++warningCount;
+    if (warnings.size() < 100)
+        warnings.push_back(std::move(message));
+}
+
+uint64_t Trace::sliceCount() const
+{
+    uint64_t n = 0;
+    for (const Track &t : tracks)
+        n += t.sliceCount;
+    return n;
+}
+
+uint64_t Trace::counterSampleCount() const
+{
+    uint64_t n = 0;
+    for (const Track &t : tracks)
+        n += t.counter.size();
+    return n;
+}
+
+uint64_t Trace::aggregateCount() const
+{
+    uint64_t n = 0;
+    for (const Track &t : tracks)
+        n += t.aggregates.size();
+    return n;
+}
+
+uint64_t Trace::eventCount() const
+{
+    return sliceCount() + counterSampleCount() + aggregateCount();
+}
+
+size_t Trace::memoryBytes() const
+{
+    size_t bytes = sizeof(Trace) + strings.memoryBytes() + metaArgs.size()
+                   + kinds.capacity() * sizeof(EventKind) + flows.capacity() * sizeof(Flow)
+                   + planes.capacity() * sizeof(Plane);
+    for (const Track &t : tracks)
+        bytes += t.memoryBytes();
+    return bytes;
+}
+
+bool Trace::valid(SliceRef s) const
+{
+    return s.track < tracks.size() && s.row < tracks[s.track].rows.size()
+           && s.index < tracks[s.track].rows[s.row].size();
+}
+
+int64_t Trace::side(SliceRef s, SideColumn column) const
+{
+    const Row &r = row(s);
+    const auto &own = r.side[size_t(column)];
+    if (!own.empty() && own[s.index] != kNoValue)
+        return own[s.index];
+    return kinds[r.kind[s.index]].side[size_t(column)];
+}
+
+std::optional<SliceRef> Trace::sliceAt(uint32_t track, TimePs t) const
+{
+    if (track >= tracks.size())
+        return std::nullopt;
+    const auto &rows = tracks[track].rows;
+    std::optional<SliceRef> best;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        const Row &row = rows[r];
+        // Last slice starting at or before t; rows do not overlap, so only it can contain t.
+        auto it = std::upper_bound(row.start.begin(), row.start.end(), t);
+        if (it == row.start.begin())
+            continue;
+        const auto i = uint32_t(it - row.start.begin() - 1);
+        const TimePs end = row.end(i);
+        if (t < end || (row.duration[i] == 0 && row.start[i] == t))
+            best = SliceRef{track, r, i};
+    }
+    return best;
+}
+
+std::optional<SliceRef> Trace::sliceStartingFrom(uint32_t track, TimePs t) const
+{
+    if (track >= tracks.size())
+        return std::nullopt;
+    const auto &rows = tracks[track].rows;
+    std::optional<SliceRef> best;
+    TimePs bestStart = 0;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        const Row &row = rows[r];
+        auto it = std::lower_bound(row.start.begin(), row.start.end(), t);
+        if (it == row.start.end())
+            continue;
+        if (!best || *it < bestStart) {
+            best = SliceRef{track, r, uint32_t(it - row.start.begin())};
+            bestStart = *it;
+        }
+    }
+    return best;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,76 @@
+#pragma once
+
+// TraceBuilder: what every reader uses to assemble a Trace.
+//
+// Readers add planes, tracks and event kinds, stage slices through each track's TrackBuilder,
+// and record flow endpoints; build() finishes every track (in parallel), resolves flows to
+// slices and returns the immutable Trace. Thread rules: adding planes, tracks, kinds and flow
+// endpoints is single-threaded; trackBuilder(i) and finishTrack(i) may run in parallel for
+// distinct tracks (readers that decode lines on workers finish them there).
+
+#include "core/model/trace.h"
+#include "core/model/trackbuilder.h"
+
+#include <deque>
+#include <memory>
+
+namespace tracedesk::core {
+
+class LoadControl;
+
+enum class FlowPhase : uint8_t { Start, Step, End };
+
+class TraceBuilder
+{
+public:
+    TraceBuilder();
+
+    Trace &trace() { return *m_trace; }
+    StringTable &strings() { return m_trace->strings; }
+    StringId intern(std::string_view s) { return m_trace->strings.intern(s); }
+    LoadInfo &info() { return m_trace->info; }
+
+    uint32_t addPlane(std::string_view name, std::string_view host, int64_t id, PlaneKind kind);
+    uint32_t addTrack(uint32_t plane, std::string_view name, int64_t sourceId,
+                      TrackType type = TrackType::Slices);
+    uint32_t addKind(const EventKind &kind);
+    size_t trackCount() const { return m_tracks.size(); }
+    Track &track(uint32_t i) { return m_tracks[i]; }
+    TrackBuilder &trackBuilder(uint32_t i) { return m_builders[i]; }
+
+    // A flow endpoint on a staged slice (XSpace flow stats, Chrome flow v2 bind ids) ...
+    void addFlowOnSlice(uint32_t track, uint32_t staged, TimePs time, uint64_t id,
+                        StringId category, FlowPhase phase);
+    // ... or at a time on a track (Chrome s/t/f): bound to the enclosing slice, or with
+    // bindNext to the next slice that begins at or after `time`.
+    void addFlowAt(uint32_t track, TimePs time, uint64_t id, StringId category, FlowPhase phase,
+                   bool bindNext);
+
+    void finishTrack(uint32_t i);
+    // Finishes the remaining tracks, resolves flows, computes bounds. Returns null only when
+    // cancelled. The builder is spent afterwards.
+    std::shared_ptr<Trace> build(LoadControl *control = nullptr);
+
+private:
+    struct FlowEndpoint
+    {
+        uint32_t track;
+        uint32_t staged;    // UINT32_MAX when placed by time
+        TimePs time;
+        uint64_t id;
+        StringId category;
+        FlowPhase phase;
+        bool bindNext;
+    };
+    void resolveFlows();
+
+    std::shared_ptr<Trace> m_trace;
+    std::deque<Track> m_tracks;
+    std::deque<TrackBuilder> m_builders;
+    std::deque<std::vector<TrackBuilder::Placement>> m_placements;
+    std::vector<uint8_t> m_finished;
+    std::vector<uint8_t> m_needsPlacement;
+    std::vector<FlowEndpoint> m_flowEndpoints;
+};
+
+} // namespace tracedesk::core

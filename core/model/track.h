@@ -1,0 +1,110 @@
+#pragma once
+
+// Row, Track and Plane: the columnar body of a Trace.
+//
+// A Track (an XLine, a thread, a stream, a counter) keeps its slices in Rows split by nesting
+// depth. Invariant: within a Row slices are sorted by start and never overlap
+// (start[i] + duration[i] <= start[i + 1]), so every viewport query is a binary search.
+// Zero-duration slices are instants. All of it is immutable once the Trace is built.
+
+#include "core/model/argsarena.h"
+#include "core/model/types.h"
+
+#include <array>
+#include <vector>
+
+namespace tracedesk::core {
+
+struct Row
+{
+    std::vector<TimePs> start;
+    std::vector<TimePs> duration;
+    std::vector<uint32_t> kind;   // index into Trace::kinds
+    std::vector<ArgsRef> args;    // into the owning Track's arena
+    // Each column is empty, or has one entry per slice (kNoValue where absent).
+    std::array<std::vector<int64_t>, kSideColumnCount> side;
+
+    size_t size() const { return start.size(); }
+    TimePs end(size_t i) const { return start[i] + duration[i]; }
+    size_t memoryBytes() const;
+};
+
+struct CounterSeries
+{
+    std::vector<TimePs> time;
+    std::vector<double> value;
+    size_t size() const { return time.size(); }
+};
+
+// XSpace events with num_occurrences: statistics without a position on the timeline.
+struct AggregateEvent
+{
+    uint32_t kind = 0;
+    int64_t occurrences = 0;
+    TimePs duration = 0;
+    ArgsRef args = kNoArgs;
+};
+
+enum class TrackType : uint8_t { Slices, Counter };
+
+struct Track
+{
+    uint32_t plane = 0;
+    StringId name = kEmptyString;
+    int64_t sourceId = 0;        // XLine id / thread id / stream id
+    TrackType type = TrackType::Slices;
+    int32_t sortIndex = 0;
+    std::vector<Row> rows;
+    CounterSeries counter;
+    std::vector<AggregateEvent> aggregates;
+    ArgsArena args;
+    TimePs begin = 0;            // earliest start, latest end (0, 0 when empty)
+    TimePs end = 0;
+    uint64_t sliceCount = 0;     // all rows, instants included
+
+    uint64_t eventCount() const { return sliceCount + counter.size() + aggregates.size(); }
+    bool empty() const { return eventCount() == 0; }
+    size_t memoryBytes() const;
+};
+
+enum class PlaneKind : uint8_t { Device, Host, Metadata, Other };
+
+struct Plane
+{
+    StringId name = kEmptyString;
+    StringId host = kEmptyString;   // the host whose file this plane came from
+    int64_t id = 0;                 // XPlane id / Chrome pid
+    PlaneKind kind = PlaneKind::Other;
+    int32_t sortIndex = 0;
+    ArgsRef stats = kNoArgs;        // plane-level stats, in Trace::metaArgs
+    std::vector<uint32_t> tracks;   // indices into Trace::tracks
+};
+
+// What a slice is: its name and the stats every slice of this kind shares (XSpace event
+// metadata). Interning kinds keeps the per-slice cost to one uint32.
+struct EventKind
+{
+    StringId name = kEmptyString;
+    StringId displayName = kEmptyString;
+    StringId category = kEmptyString;
+    uint32_t plane = 0;
+    ArgsRef stats = kNoArgs;        // in Trace::metaArgs
+    std::array<int64_t, kSideColumnCount> side = makeEmptySide();
+
+    static std::array<int64_t, kSideColumnCount> makeEmptySide()
+    {
+        std::array<int64_t, kSideColumnCount> a;
+        a.fill(kNoValue);
+        return a;
+    }
+};
+
+struct Flow
+{
+    SliceRef from;
+    SliceRef to;
+    uint64_t id = 0;
+    StringId category = kEmptyString;
+};
+
+} // namespace tracedesk::core

@@ -1,0 +1,175 @@
+#include "core/model/trackbuilder.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace tracedesk::core {
+
+void TrackBuilder::reserve(size_t n)
+{
+    m_start.reserve(n);
+    m_duration.reserve(n);
+    m_kind.reserve(n);
+    m_args.reserve(n);
+}
+
+uint32_t TrackBuilder::addSlice(TimePs start, TimePs duration, uint32_t kind, ArgsRef args)
+{
+    if (duration < 0) {
+        duration = 0;
+        ++m_badDurations;
+    }
+    // Keep start + duration representable.
+    if (start > std::numeric_limits<TimePs>::max() - duration)
+        duration = std::numeric_limits<TimePs>::max() - start;
+    const auto index = uint32_t(m_start.size());
+    m_start.push_back(start);
+    m_duration.push_back(duration);
+    m_kind.push_back(kind);
+    m_args.push_back(args);
+    return index;
+}
+
+void TrackBuilder::setSide(uint32_t staged, SideColumn column, int64_t value)
+{
+    m_side.push_back({staged, uint8_t(column), value});
+}
+
+void TrackBuilder::addCounterSample(TimePs time, double value)
+{
+    m_track.counter.time.push_back(time);
+    m_track.counter.value.push_back(value);
+}
+
+void TrackBuilder::finish(std::vector<Placement> *where)
+{
+    const size_t n = m_start.size();
+
+    // Order: start asc, duration desc (parents before children), then arrival.
+    std::vector<uint32_t> order;
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; ++i) {
+        sorted = m_start[i - 1] < m_start[i]
+                 || (m_start[i - 1] == m_start[i] && m_duration[i - 1] >= m_duration[i]);
+    }
+    if (!sorted) {
+        order.resize(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+            if (m_start[a] != m_start[b])
+                return m_start[a] < m_start[b];
+            return m_duration[a] > m_duration[b];
+        });
+    }
+    auto at = [&](size_t k) { return sorted ? uint32_t(k) : order[k]; };
+
+    // Depth per event (in sorted order), and per-row counts.
+    std::vector<uint16_t> depth(n);
+    std::vector<TimePs> rowLastEnd;
+    std::vector<uint32_t> rowCount;
+    struct Open
+    {
+        TimePs end;
+        uint16_t depth;
+    };
+    std::vector<Open> stack;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t e = at(k);
+        const TimePs s = m_start[e];
+        const TimePs end = s + m_duration[e];
+        while (!stack.empty() && stack.back().end <= s)
+            stack.pop_back();
+        size_t d = stack.empty() ? 0 : size_t(stack.back().depth) + 1;
+        while (d < rowLastEnd.size() && rowLastEnd[d] > s)
+            ++d;
+        if (d >= std::numeric_limits<uint16_t>::max())
+            d = std::numeric_limits<uint16_t>::max() - 1; // pathological: 65k-deep input
+        if (d >= rowLastEnd.size()) {
+            rowLastEnd.resize(d + 1, std::numeric_limits<TimePs>::min());
+            rowCount.resize(d + 1, 0);
+        }
+        rowLastEnd[d] = std::max(rowLastEnd[d], end);
+        ++rowCount[d];
+        depth[k] = uint16_t(d);
+        stack.push_back({end, uint16_t(d)});
+    }
+
+    auto &rows = m_track.rows;
+    rows.clear();
+    rows.resize(rowLastEnd.size());
+    for (size_t d = 0; d < rows.size(); ++d) {
+        rows[d].start.reserve(rowCount[d]);
+        rows[d].duration.reserve(rowCount[d]);
+        rows[d].kind.reserve(rowCount[d]);
+        rows[d].args.reserve(rowCount[d]);
+    }
+    if (where)
+        where->assign(n, Placement{0, 0});
+    // Staged index -> position, needed to place side values.
+    std::vector<Placement> placed;
+    const bool needPlacement = where || !m_side.empty();
+    if (needPlacement && !where)
+        placed.resize(n);
+    std::vector<Placement> &pos = where ? *where : placed;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t e = at(k);
+        Row &row = rows[depth[k]];
+        if (needPlacement)
+            pos[e] = Placement{depth[k], uint32_t(row.start.size())};
+        row.start.push_back(m_start[e]);
+        row.duration.push_back(m_duration[e]);
+        row.kind.push_back(m_kind[e]);
+        row.args.push_back(m_args[e]);
+    }
+    for (const SideEntry &entry : m_side) {
+        if (entry.staged >= n)
+            continue;
+        const Placement p = pos[entry.staged];
+        auto &column = rows[p.row].side[entry.column];
+        if (column.empty())
+            column.assign(rows[p.row].size(), kNoValue);
+        column[p.index] = entry.value;
+    }
+
+    m_track.sliceCount = n;
+    if (n > 0) {
+        TimePs lo = std::numeric_limits<TimePs>::max();
+        TimePs hi = std::numeric_limits<TimePs>::min();
+        for (const Row &row : rows) {
+            lo = std::min(lo, row.start.front());
+            hi = std::max(hi, row.end(row.size() - 1));
+        }
+        m_track.begin = lo;
+        m_track.end = hi;
+    }
+    if (!m_track.counter.time.empty()) {
+        auto &c = m_track.counter;
+        if (!std::is_sorted(c.time.begin(), c.time.end())) {
+            std::vector<uint32_t> idx(c.size());
+            std::iota(idx.begin(), idx.end(), 0u);
+            std::stable_sort(idx.begin(), idx.end(),
+                             [&](uint32_t a, uint32_t b) { return c.time[a] < c.time[b]; });
+            CounterSeries sortedSeries;
+            sortedSeries.time.reserve(c.size());
+            sortedSeries.value.reserve(c.size());
+            for (uint32_t i : idx) {
+                sortedSeries.time.push_back(c.time[i]);
+                sortedSeries.value.push_back(c.value[i]);
+            }
+            c = std::move(sortedSeries);
+        }
+        const TimePs lo = c.time.front(), hi = c.time.back();
+        m_track.begin = n > 0 ? std::min(m_track.begin, lo) : lo;
+        m_track.end = n > 0 ? std::max(m_track.end, hi) : hi;
+    }
+
+    m_start = {};
+    m_duration = {};
+    m_kind = {};
+    m_args = {};
+    m_side = {};
+    m_track.args.shrinkToFit();
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,65 @@
+#pragma once
+
+// TrackBuilder: stages one track's events in any order, then sorts them and splits them into
+// non-overlapping rows by nesting depth.
+//
+// Design note (nesting): events are ordered by (start asc, duration desc, arrival). A stack of
+// open slices gives each event its natural depth (one below the innermost open slice that has
+// not ended). If that row's last slice still overlaps the event — input that overlaps without
+// nesting — the event moves down to the first row where it fits, so rows never overlap and no
+// event is dropped. Already-sorted input (the common case) skips the sort.
+//
+// Thread rules: one thread per TrackBuilder; different tracks may be finished in parallel.
+
+#include "core/model/track.h"
+
+#include <vector>
+
+namespace tracedesk::core {
+
+class TrackBuilder
+{
+public:
+    explicit TrackBuilder(Track &track) : m_track(track) {}
+
+    ArgsArena &args() { return m_track.args; }
+    Track &track() { return m_track; }
+
+    void reserve(size_t n);
+    // Returns the staged index of the slice, for setSide() and flow endpoints.
+    // A negative duration is clamped to 0 and counted in badDurations().
+    uint32_t addSlice(TimePs start, TimePs duration, uint32_t kind, ArgsRef args = kNoArgs);
+    void setSide(uint32_t staged, SideColumn column, int64_t value);
+    void addCounterSample(TimePs time, double value);
+    void addAggregate(const AggregateEvent &event) { m_track.aggregates.push_back(event); }
+
+    size_t stagedCount() const { return m_start.size(); }
+    uint64_t badDurations() const { return m_badDurations; }
+
+    // Builds the rows and frees the staging. When `where` is given it receives, per staged
+    // index, the (row, index) the slice ended up at.
+    struct Placement
+    {
+        uint32_t row;
+        uint32_t index;
+    };
+    void finish(std::vector<Placement> *where = nullptr);
+
+private:
+    struct SideEntry
+    {
+        uint32_t staged;
+        uint8_t column;
+        int64_t value;
+    };
+
+    Track &m_track;
+    std::vector<TimePs> m_start;
+    std::vector<TimePs> m_duration;
+    std::vector<uint32_t> m_kind;
+    std::vector<ArgsRef> m_args;
+    std::vector<SideEntry> m_side;
+    uint64_t m_badDurations = 0;
+};
+
+} // namespace tracedesk::core

@@ -5,6 +5,7 @@
 #include "core/model/timeformat.h"
 #include "core/model/trace.h"
 
+#include <QLocale>
 #include <QString>
 
 namespace tracedesk::views {
@@ -17,6 +18,13 @@ inline QString toQString(std::string_view s)
 inline QString durationText(core::TimePs ps, int digits = 2)
 {
     return QString::fromStdString(core::formatDuration(ps, digits));
+}
+
+// Counts with thousands separators ("1,234,567"), the same on every machine so that status
+// texts and tests do not depend on the user's locale.
+inline QString countText(quint64 n)
+{
+    return QLocale(QLocale::English).toString(qulonglong(n));
 }
 
 } // namespace tracedesk::views

@@ -1,0 +1,359 @@
+#include "app/gui/mainwindow.h"
+
+#include "views/common/appicon.h"
+#include "views/common/placeholderpanel.h"
+#include "views/common/tracesummary.h"
+#include "views/tracktree/tracktreemodel.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QTreeView>
+
+#include <cstdio>
+
+namespace tracedesk::app {
+
+namespace {
+
+const char kRecentKey[] = "recentFiles";
+const char kGeometryKey[] = "mainWindow/geometry";
+const char kStateKey[] = "mainWindow/state";
+constexpr int kProgressSteps = 1000;
+
+// The first local file or folder among the dragged URLs, or an empty string.
+QString firstLocalPath(const QMimeData *mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl &url : mime->urls()) {
+        if (url.isLocalFile())
+            return url.toLocalFile();
+    }
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_loads(new LoadController(this))
+    , m_trackModel(new views::TrackTreeModel(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(views::appIcon());
+    setAcceptDrops(true);
+    resize(1400, 860);
+
+    m_placeholder = new views::PlaceholderPanel;
+    setCentralContent(m_placeholder);
+
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("TraceStatus"));
+    m_statusLabel->setText(tr("No profile open"));
+    statusBar()->addPermanentWidget(m_statusLabel, 1);
+
+    createDocks();
+    createMenus();
+    restoreWindowState();
+    updateTitle();
+
+    connect(m_loads, &LoadController::started, this, &MainWindow::onLoadStarted);
+    connect(m_loads, &LoadController::loaded, this, &MainWindow::onLoaded);
+    connect(m_loads, &LoadController::failed, this, &MainWindow::onLoadFailed);
+    connect(m_loads, &LoadController::cancelled, this, &MainWindow::onLoadCancelled);
+    connect(m_loads, &LoadController::progressChanged, this, &MainWindow::onProgress);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
+    open->setShortcut(QKeySequence::Open);
+    QAction *openFolder = file->addAction(tr("Open &Folder…"), this,
+                                          &MainWindow::openFolderDialog);
+    openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("RecentMenu"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_tracksDock->toggleViewAction());
+}
+
+void MainWindow::createDocks()
+{
+    m_trackView = new QTreeView;
+    m_trackView->setObjectName(QStringLiteral("TrackTree"));
+    m_trackView->setModel(m_trackModel);
+    m_trackView->setUniformRowHeights(true);
+    m_trackView->setAlternatingRowColors(true);
+    m_trackView->header()->setStretchLastSection(false);
+    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::NameColumn,
+                                                QHeaderView::Stretch);
+    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::EventsColumn,
+                                                QHeaderView::ResizeToContents);
+    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::SpanColumn,
+                                                QHeaderView::ResizeToContents);
+
+    m_tracksDock = new QDockWidget(tr("Tracks"), this);
+    m_tracksDock->setObjectName(QStringLiteral("TracksDock"));
+    m_tracksDock->setWidget(m_trackView);
+    addDockWidget(Qt::LeftDockWidgetArea, m_tracksDock);
+    resizeDocks({m_tracksDock}, {420}, Qt::Horizontal);
+}
+
+void MainWindow::setCentralContent(QWidget *widget)
+{
+    setCentralWidget(widget);
+}
+
+void MainWindow::openPath(const QString &path)
+{
+    if (path.isEmpty())
+        return;
+    m_loads->start(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
+}
+
+void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
+{
+    if (!trace)
+        return;
+    m_trace = std::move(trace);
+    m_displayName = displayName;
+    m_trackModel->setTrace(m_trace, displayName);
+    // Hosts and planes open; tracks are leaves.
+    m_trackView->expandToDepth(0);
+    m_placeholder->setTrace(m_trace, displayName);
+    m_statusLabel->setText(views::traceStatusText(*m_trace));
+    updateTitle();
+    emit traceShown(displayName);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_displayName.isEmpty() ? tr("TraceDesk")
+                                           : tr("TraceDesk — %1").arg(m_displayName));
+}
+
+void MainWindow::openFileDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Profile"), QString(),
+        tr("Profiles (*.xplane.pb *.json *.json.gz *.json.zst);;All files (*)"));
+    openPath(path);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Run Folder or Logdir"));
+    openPath(path);
+}
+
+void MainWindow::cancelLoad()
+{
+    m_loads->cancel();
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(kRecentKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::clearRecentFiles()
+{
+    QSettings().remove(kRecentKey);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString &path : files) {
+        QAction *action = m_recentMenu->addAction(QDir::toNativeSeparators(path));
+        connect(action, &QAction::triggered, this, [this, path] { openPath(path); });
+    }
+    if (!files.isEmpty())
+        m_recentMenu->addSeparator();
+    QAction *clear = m_recentMenu->addAction(tr("&Clear List"), this,
+                                             &MainWindow::clearRecentFiles);
+    clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::onLoadStarted(const QString &path)
+{
+    closeProgress();
+    statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
+    m_progress = new QProgressDialog(tr("Loading %1…").arg(QFileInfo(path).fileName()),
+                                     tr("Cancel"), 0, kProgressSteps, this);
+    m_progress->setObjectName(QStringLiteral("LoadProgress"));
+    m_progress->setWindowTitle(tr("Opening Profile"));
+    m_progress->setWindowModality(Qt::WindowModal);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    // Small files finish before the dialog would appear, so it never flashes.
+    m_progress->setMinimumDuration(kProgressDelayMs);
+    m_progress->setValue(0);
+    connect(m_progress, &QProgressDialog::canceled, this, &MainWindow::cancelLoad);
+}
+
+void MainWindow::onProgress(double fraction, quint64 done, quint64 total)
+{
+    if (!m_progress)
+        return;
+    if (total == 0) {
+        m_progress->setRange(0, 0);   // busy indicator until the size is known
+        return;
+    }
+    m_progress->setRange(0, kProgressSteps);
+    m_progress->setValue(int(fraction * kProgressSteps));
+    m_progress->setLabelText(tr("Loading %1…  %2 of %3 MB")
+                                 .arg(QFileInfo(m_loads->currentPath()).fileName())
+                                 .arg(double(done) / 1e6, 0, 'f', 1)
+                                 .arg(double(total) / 1e6, 0, 'f', 1));
+}
+
+void MainWindow::closeProgress()
+{
+    if (!m_progress)
+        return;
+    m_progress->disconnect(this);
+    m_progress->hide();
+    m_progress->deleteLater();
+    m_progress = nullptr;
+}
+
+void MainWindow::onLoaded(core::TracePtr trace, const QString &displayName, const QString &path)
+{
+    closeProgress();
+    statusBar()->clearMessage();
+    showTrace(std::move(trace), displayName);
+    addRecentFile(path);
+    if (!m_screenshotPath.isEmpty())
+        QTimer::singleShot(0, this, &MainWindow::takeScreenshot);
+}
+
+void MainWindow::onLoadFailed(const QString &message, const QString &)
+{
+    closeProgress();
+    statusBar()->clearMessage();
+    if (!m_screenshotPath.isEmpty()) {
+        std::fprintf(stderr, "tracedesk: %s\n", qPrintable(message));
+        const QString path = m_screenshotPath;
+        m_screenshotPath.clear();
+        m_lastError = message;
+        emit screenshotFinished(false, path);
+        return;
+    }
+    showError(message);
+}
+
+void MainWindow::onLoadCancelled(const QString &)
+{
+    closeProgress();
+    statusBar()->showMessage(tr("Loading cancelled"), 5000);
+    emit loadCancelled();
+}
+
+void MainWindow::showError(const QString &message)
+{
+    m_lastError = message;
+    emit errorShown(message);
+    if (m_interactiveErrors)
+        QMessageBox::critical(this, tr("Cannot Open Profile"), message);
+}
+
+void MainWindow::takeScreenshot()
+{
+    const QString path = m_screenshotPath;
+    if (path.isEmpty())
+        return;
+    if (!isVisible()) {
+        // The grab needs a laid-out, shown window; try again once it is.
+        QTimer::singleShot(50, this, &MainWindow::takeScreenshot);
+        return;
+    }
+    m_screenshotPath.clear();
+    const bool ok = grab().save(path, "PNG");
+    if (!ok)
+        std::fprintf(stderr, "tracedesk: cannot write the screenshot %s\n", qPrintable(path));
+    emit screenshotFinished(ok, path);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveWindowState();
+    m_loads->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::saveWindowState()
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::restoreWindowState()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!firstLocalPath(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+    else
+        event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QString path = firstLocalPath(event->mimeData());
+    if (path.isEmpty()) {
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    openPath(path);
+}
+
+} // namespace tracedesk::app

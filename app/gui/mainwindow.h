@@ -1,0 +1,116 @@
+#pragma once
+
+// MainWindow: menus, the Tracks dock, the central area, load progress and errors, drops, recent
+// files and window state. It wires a LoadController to the views; it never parses or computes.
+// A failed or cancelled load leaves the trace that was shown before untouched.
+
+#include "app/gui/loadcontroller.h"
+
+#include "core/model/trace.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QProgressDialog>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+
+class QTreeView;
+
+namespace tracedesk::views {
+class PlaceholderPanel;
+class TrackTreeModel;
+} // namespace tracedesk::views
+
+namespace tracedesk::app {
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kMaxRecentFiles = 10;
+    static constexpr int kProgressDelayMs = 300;
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts loading a file or folder in the background.
+    void openPath(const QString &path);
+    // Shows an already built trace (also what a finished load ends in).
+    void showTrace(core::TracePtr trace, const QString &displayName);
+    // The central widget; the timeline replaces the placeholder through this.
+    void setCentralContent(QWidget *widget);
+
+    // When set, errors are reported through lastError()/errorShown() only (no modal box).
+    void setInteractiveErrors(bool interactive) { m_interactiveErrors = interactive; }
+    // After the next successful load (with the window shown) grab the window into `path`,
+    // then emit screenshotFinished(). A failed load also finishes it, unsuccessfully.
+    void setScreenshotOnLoad(const QString &path) { m_screenshotPath = path; }
+
+    const core::TracePtr &trace() const { return m_trace; }
+    QString displayName() const { return m_displayName; }
+    QString lastError() const { return m_lastError; }
+    QString statusText() const;
+    QStringList recentFiles() const;
+    LoadController *loadController() const { return m_loads; }
+    views::TrackTreeModel *trackModel() const { return m_trackModel; }
+    QTreeView *trackView() const { return m_trackView; }
+    QDockWidget *tracksDock() const { return m_tracksDock; }
+    views::PlaceholderPanel *placeholder() const { return m_placeholder; }
+    QProgressDialog *progressDialog() const { return m_progress; }
+
+signals:
+    void traceShown(const QString &displayName);
+    void errorShown(const QString &message);
+    void loadCancelled();
+    void screenshotFinished(bool ok, const QString &path);
+
+public slots:
+    void openFileDialog();
+    void openFolderDialog();
+    void cancelLoad();
+    void clearRecentFiles();
+    // Grabs the window into the armed screenshot path now (see setScreenshotOnLoad()).
+    void takeScreenshot();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createMenus();
+    void createDocks();
+    void restoreWindowState();
+    void saveWindowState();
+    void rebuildRecentMenu();
+    void addRecentFile(const QString &path);
+    void updateTitle();
+
+    void onLoadStarted(const QString &path);
+    void onLoaded(core::TracePtr trace, const QString &displayName, const QString &path);
+    void onLoadFailed(const QString &message, const QString &path);
+    void onLoadCancelled(const QString &path);
+    void onProgress(double fraction, quint64 done, quint64 total);
+    void closeProgress();
+    void showError(const QString &message);
+
+    LoadController *m_loads = nullptr;
+    views::TrackTreeModel *m_trackModel = nullptr;
+    QTreeView *m_trackView = nullptr;
+    QDockWidget *m_tracksDock = nullptr;
+    views::PlaceholderPanel *m_placeholder = nullptr;
+    QLabel *m_statusLabel = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QPointer<QProgressDialog> m_progress;
+
+    core::TracePtr m_trace;
+    QString m_displayName;
+    QString m_lastError;
+    QString m_screenshotPath;
+    bool m_interactiveErrors = true;
+};
+
+} // namespace tracedesk::app

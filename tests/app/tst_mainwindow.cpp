@@ -1,0 +1,533 @@
+#include "app/gui/mainwindow.h"
+#include "app/gui/startup.h"
+
+#include "core/model/tracebuilder.h"
+#include "views/common/placeholderpanel.h"
+#include "views/common/qtconvert.h"
+#include "views/common/tracesummary.h"
+#include "views/tracktree/tracktreemodel.h"
+
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace tracedesk;
+using app::LoadController;
+using app::LoadedTrace;
+using app::MainWindow;
+
+namespace {
+
+const char kUnavailable[] = "not available in this build";
+
+// One host with a device plane (2 tracks) and a host plane (1 track): 6 slices, span 0..4 us.
+core::TracePtr buildTrace(int extraSlices = 0)
+{
+    core::TraceBuilder b;
+    core::EventKind kind;
+    kind.name = b.intern("op");
+    const uint32_t op = b.addKind(kind);
+    const uint32_t cpu = b.addPlane("/host:CPU", "node1", 1, core::PlaneKind::Host);
+    const uint32_t gpu = b.addPlane("/device:GPU:0", "node1", 2, core::PlaneKind::Device);
+    const uint32_t main = b.addTrack(cpu, "main", 1);
+    b.trackBuilder(main).addSlice(0, 4'000'000, op);
+    b.trackBuilder(main).addSlice(1'000'000, 1'000'000, op);
+    const uint32_t compute = b.addTrack(gpu, "Compute", 1);
+    b.trackBuilder(compute).addSlice(500'000, 100'000, op);
+    b.trackBuilder(compute).addSlice(700'000, 100'000, op);
+    const uint32_t copy = b.addTrack(gpu, "Copy", 2);
+    b.trackBuilder(copy).addSlice(100'000, 50'000, op);
+    b.trackBuilder(copy).addSlice(3'000'000, 50'000, op);
+    for (int i = 0; i < extraSlices; ++i)
+        b.trackBuilder(copy).addSlice(3'100'000 + i * 10, 5, op);
+    return b.build();
+}
+
+QStringList childNames(const QAbstractItemModel &m, const QModelIndex &parent)
+{
+    QStringList names;
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        names << m.index(r, 0, parent).data().toString();
+    return names;
+}
+
+// Builds a trace on the worker, named after the file it was asked for.
+LoadController::Loader fakeLoader()
+{
+    return [](const std::string &path, core::LoadControl *, const core::LoadOptions &)
+               -> core::Result<LoadedTrace> {
+        return LoadedTrace{buildTrace(), QFileInfo(QString::fromStdString(path)).fileName()};
+    };
+}
+
+} // namespace
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+
+    void showTraceFillsTreeAndStatus();
+    void commandLineParsing();
+    void commandLineOpensPath();
+    void commandLineOpensRealProfile();
+    void dropOpensFirstLocalFile();
+    void errorsKeepPreviousTrace();
+    void errorShowsMessageBox();
+    void cancelFromProgressDialog();
+    void cancelLargeGeneratedFile();
+    void supersededLoadIsDropped();
+    void recentFiles();
+    void windowStateIsRestored();
+    void screenshotAfterLoad();
+
+private:
+    void configure(MainWindow &window);
+    // Waits for the current load to end; returns the error, empty when a trace was shown.
+    QString waitForLoad(MainWindow &window);
+    QString fixture(const QString &relative) const;
+
+    QTemporaryDir m_temp;
+};
+
+void TstMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TraceDesk"));
+    QCoreApplication::setApplicationName(QStringLiteral("TraceDesk"));
+    QVERIFY(m_temp.isValid());
+}
+
+void TstMainWindow::init()
+{
+    QSettings().clear();
+}
+
+void TstMainWindow::configure(MainWindow &window)
+{
+    window.setInteractiveErrors(false);
+    core::LoadOptions options;
+    options.cacheDir = m_temp.filePath(QStringLiteral("cache")).toStdString();
+    window.loadController()->setOptions(options);
+}
+
+QString TstMainWindow::waitForLoad(MainWindow &window)
+{
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    QSignalSpy error(&window, &MainWindow::errorShown);
+    if (window.loadController()->isLoading())
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(shown.count() + error.count() > 0, 120000); }();
+    return error.isEmpty() ? QString() : error.front().front().toString();
+}
+
+QString TstMainWindow::fixture(const QString &relative) const
+{
+    return QStringLiteral(TRACEDESK_SHARED_FIXTURES "/") + relative;
+}
+
+void TstMainWindow::showTraceFillsTreeAndStatus()
+{
+    MainWindow window;
+    configure(window);
+    QCOMPARE(window.windowTitle(), QStringLiteral("TraceDesk"));
+    QCOMPARE(window.tracksDock()->objectName(), QStringLiteral("TracksDock"));
+    window.showTrace(buildTrace(), QStringLiteral("built.xplane.pb"));
+
+    QCOMPARE(window.windowTitle(), QStringLiteral("TraceDesk — built.xplane.pb"));
+    // Hand-computed: 6 slices on 3 tracks spanning 0..4 us; built traces take no load time.
+    QCOMPARE(window.statusText(),
+             QStringLiteral("6 events · 3 tracks · span 4.00 us · loaded in 0.00 s"));
+    const QAbstractItemModel &m = *window.trackView()->model();
+    QCOMPARE(childNames(m, {}), QStringList{"node1"});
+    QCOMPARE(childNames(m, m.index(0, 0)), (QStringList{"/device:GPU:0", "/host:CPU"}));
+    QCOMPARE(childNames(m, m.index(0, 0, m.index(0, 0))), (QStringList{"Compute", "Copy"}));
+    QCOMPARE(window.placeholder()->titleText(), QStringLiteral("built.xplane.pb"));
+    QCOMPARE(window.placeholder()->detailText(), QStringLiteral("span 4.00 us · 6 events"));
+    QVERIFY(window.trackView()->isExpanded(m.index(0, 0)));
+}
+
+void TstMainWindow::commandLineParsing()
+{
+    auto o = app::parseCommandLine({"tracedesk", "--screenshot", "out.png", "run.json"});
+    QVERIFY(!o.exitNow);
+    QCOMPARE(o.path, QStringLiteral("run.json"));
+    QCOMPARE(o.screenshotPath, QStringLiteral("out.png"));
+
+    o = app::parseCommandLine({"tracedesk"});
+    QVERIFY(!o.exitNow);
+    QVERIFY(o.path.isEmpty());
+
+    o = app::parseCommandLine({"tracedesk", "a.json", "b.json"});
+    QVERIFY(o.exitNow);
+    QCOMPARE(o.exitCode, 2);
+
+    o = app::parseCommandLine({"tracedesk", "--no-such-option"});
+    QVERIFY(o.exitNow);
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY(o.message.contains(QStringLiteral("no-such-option")));
+
+    o = app::parseCommandLine({"tracedesk", "--help"});
+    QVERIFY(o.exitNow);
+    QCOMPARE(o.exitCode, 0);
+    QVERIFY(o.message.contains(QStringLiteral("--screenshot")));
+}
+
+void TstMainWindow::commandLineOpensPath()
+{
+    MainWindow window;
+    configure(window);
+    window.loadController()->setLoader(fakeLoader());
+    const QString path = m_temp.filePath(QStringLiteral("fake.json"));
+    app::applyStartupOptions(window, app::parseCommandLine({"tracedesk", path}));
+    QVERIFY(window.loadController()->isLoading());
+    QCOMPARE(waitForLoad(window), QString());
+
+    QCOMPARE(window.windowTitle(), QStringLiteral("TraceDesk — fake.json"));
+    QCOMPARE(window.trackModel()->rowCount(), 1);
+    QVERIFY(window.statusText().startsWith(QStringLiteral("6 events · 3 tracks")));
+    QCOMPARE(window.recentFiles(), QStringList{path});
+}
+
+void TstMainWindow::commandLineOpensRealProfile()
+{
+    const QString path = fixture("xspace/xprof_tpu_inference_2/tpu_inference_2.xplane.pb");
+    if (!QFileInfo::exists(path))
+        QSKIP("real fixtures not found (TRACEDESK_SHARED_FIXTURES)");
+    MainWindow window;
+    configure(window);
+    app::applyStartupOptions(window, app::parseCommandLine({"tracedesk", path}));
+    const QString error = waitForLoad(window);
+    if (error.contains(kUnavailable))
+        QSKIP("the XSpace reader is not in this build yet");
+    QCOMPARE(error, QString());
+
+    QCOMPARE(window.windowTitle(), QStringLiteral("TraceDesk — tpu_inference_2.xplane.pb"));
+    const QAbstractItemModel &m = *window.trackModel();
+    QCOMPARE(m.rowCount(), 1);   // one host
+    const QStringList planes = childNames(m, m.index(0, 0));
+    // PROVENANCE.md: /device:TPU:0..3, /host:metadata, /host:CPU, Task Environment; devices first.
+    QVERIFY2(planes.size() >= 5, qPrintable(planes.join(", ")));
+    QCOMPARE(planes.mid(0, 4), (QStringList{"/device:TPU:0", "/device:TPU:1", "/device:TPU:2",
+                                            "/device:TPU:3"}));
+    QCOMPARE(planes.at(4), QStringLiteral("/host:CPU"));
+    // TPU:0 holds 2,317 events (PROVENANCE.md).
+    QCOMPARE(m.index(0, views::TrackTreeModel::EventsColumn, m.index(0, 0)).data().toString(),
+             QStringLiteral("2,317"));
+    const core::TracePtr trace = window.trace();
+    QVERIFY(window.statusText().startsWith(views::countText(trace->eventCount()) + " events · "
+                                           + views::countText(trace->tracks.size()) + " tracks"));
+    QCOMPARE(window.statusText(), views::traceStatusText(*trace));
+}
+
+void TstMainWindow::dropOpensFirstLocalFile()
+{
+    MainWindow window;
+    configure(window);
+    window.loadController()->setLoader(fakeLoader());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    const QString path = m_temp.filePath(QStringLiteral("dropped.json.gz"));
+    QMimeData remote;
+    remote.setUrls({QUrl(QStringLiteral("https://example.invalid/trace.json"))});
+    QDragEnterEvent rejected(QPoint(50, 50), Qt::CopyAction, &remote, Qt::LeftButton,
+                             Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &rejected);
+    QVERIFY(!rejected.isAccepted());
+
+    QMimeData mime;
+    mime.setUrls({QUrl(QStringLiteral("https://example.invalid/x.json")),
+                  QUrl::fromLocalFile(path),
+                  QUrl::fromLocalFile(m_temp.filePath(QStringLiteral("second.json")))});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QSignalSpy started(window.loadController(), &LoadController::started);
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QVERIFY(drop.isAccepted());
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(started.front().front().toString(), path);
+    QCOMPARE(waitForLoad(window), QString());
+    QCOMPARE(window.displayName(), QStringLiteral("dropped.json.gz"));
+    QCOMPARE(window.trackModel()->rowCount(), 1);
+}
+
+void TstMainWindow::errorsKeepPreviousTrace()
+{
+    MainWindow window;
+    configure(window);
+    const core::TracePtr shown = buildTrace();
+    window.showTrace(shown, QStringLiteral("kept"));
+    const QString status = window.statusText();
+
+    const QString missing = m_temp.filePath(QStringLiteral("does-not-exist.xplane.pb"));
+    window.openPath(missing);
+    QString error = waitForLoad(window);
+    QVERIFY2(error.contains(missing) && error.contains(QStringLiteral("no such file")),
+             qPrintable(error));
+
+    // Random bytes, once with an unknown first byte and once under an XSpace name.
+    QRandomGenerator random(7);
+    QByteArray bytes(64 * 1024, '\0');
+    for (char &c : bytes)
+        c = char(random.bounded(256));
+    bytes[0] = char(0xff);
+    for (const QString &name : {QStringLiteral("random.bin"), QStringLiteral("random.xplane.pb")}) {
+        const QString path = m_temp.filePath(name);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        window.openPath(path);
+        error = waitForLoad(window);
+        QVERIFY2(error.contains(path), qPrintable(error));
+    }
+    QCOMPARE(window.lastError(), error);
+    QCOMPARE(window.trace(), shown);
+    QCOMPARE(window.displayName(), QStringLiteral("kept"));
+    QCOMPARE(window.statusText(), status);
+    QCOMPARE(window.trackModel()->trace(), shown);
+    QCOMPARE(window.trackModel()->rowCount(), 1);
+    QCOMPARE(window.windowTitle(), QStringLiteral("TraceDesk — kept"));
+    QVERIFY(window.recentFiles().isEmpty());
+}
+
+void TstMainWindow::errorShowsMessageBox()
+{
+    MainWindow window;
+    configure(window);
+    window.setInteractiveErrors(true);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QString boxText;
+    QTimer closer;
+    closer.setInterval(20);
+    connect(&closer, &QTimer::timeout, this, [&] {
+        for (QWidget *w : QApplication::topLevelWidgets()) {
+            auto *box = qobject_cast<QMessageBox *>(w);
+            if (box && box->isVisible()) {
+                boxText = box->text();
+                box->accept();
+            }
+        }
+    });
+    closer.start();
+    const QString missing = m_temp.filePath(QStringLiteral("missing.json"));
+    window.openPath(missing);
+    QTRY_VERIFY_WITH_TIMEOUT(!boxText.isEmpty(), 20000);
+    closer.stop();
+    QVERIFY2(boxText.contains(missing), qPrintable(boxText));
+    QCOMPARE(window.lastError(), boxText);
+}
+
+void TstMainWindow::cancelFromProgressDialog()
+{
+    MainWindow window;
+    configure(window);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const core::TracePtr shown = buildTrace();
+    window.showTrace(shown, QStringLiteral("kept"));
+
+    // Reports half the bytes, then runs until cancelled.
+    std::atomic<bool> sawCancel{false};
+    window.loadController()->setLoader(
+        [&](const std::string &, core::LoadControl *control, const core::LoadOptions &)
+            -> core::Result<LoadedTrace> {
+            control->addTotal(1000);
+            control->addDone(500);
+            while (!control->cancelRequested())
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            sawCancel = true;
+            return core::Result<LoadedTrace>::cancelled();
+        });
+    QSignalSpy cancelled(&window, &MainWindow::loadCancelled);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openPath(m_temp.filePath(QStringLiteral("slow.json")));
+    QTRY_VERIFY(window.progressDialog() && window.progressDialog()->isVisible());
+    QTRY_COMPARE(window.progressDialog()->value(), 500);
+    auto *cancel = window.progressDialog()->findChild<QPushButton *>();
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+
+    QCOMPARE(cancelled.count(), 1);
+    QVERIFY(!window.loadController()->isLoading());
+    QTRY_VERIFY(sawCancel.load());
+    QTRY_COMPARE(window.loadController()->runningWorkers(), 0);
+    QTRY_VERIFY(!window.progressDialog());
+    QCOMPARE(errors.count(), 0);
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(window.trace(), shown);
+    QCOMPARE(window.displayName(), QStringLiteral("kept"));
+}
+
+void TstMainWindow::cancelLargeGeneratedFile()
+{
+    const QString out = QDir(QDir::tempPath()).filePath(
+        QStringLiteral("tracedesk-tst-mainwindow-2000000-seed1.json"));
+    if (!QFileInfo::exists(out)) {
+        QProcess cli;
+        cli.start(QStringLiteral(TRACEDESK_CLI),
+                  {"generate", "--events", "2000000", "--format", "json", "--seed", "1", out});
+        if (!cli.waitForFinished(300000) || cli.exitCode() != 0 || !QFileInfo::exists(out)) {
+            QFile::remove(out);
+            QSKIP("tracedesk-cli cannot generate a large trace yet (generate --events 2000000 "
+                  "--format json)");
+        }
+    }
+    MainWindow window;
+    configure(window);
+    core::LoadOptions options = window.loadController()->options();
+    options.useCache = false;   // a cached store would load before it could be cancelled
+    window.loadController()->setOptions(options);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const core::TracePtr shown = buildTrace();
+    window.showTrace(shown, QStringLiteral("kept"));
+
+    QSignalSpy cancelled(&window, &MainWindow::loadCancelled);
+    QSignalSpy shownSpy(&window, &MainWindow::traceShown);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openPath(out);
+    QTRY_VERIFY_WITH_TIMEOUT((window.progressDialog() && window.progressDialog()->isVisible())
+                                 || !window.loadController()->isLoading(),
+                             60000);
+    if (!errors.isEmpty() && errors.front().front().toString().contains(kUnavailable))
+        QSKIP("the Chrome JSON reader is not in this build yet");
+    if (!window.loadController()->isLoading())
+        QSKIP("the generated trace loaded before the progress dialog appeared");
+    QTest::mouseClick(window.progressDialog()->findChild<QPushButton *>(), Qt::LeftButton);
+    QCOMPARE(cancelled.count(), 1);
+    // The worker stops at its next chunk; its late result must not replace the trace.
+    QTRY_COMPARE_WITH_TIMEOUT(window.loadController()->runningWorkers(), 0, 120000);
+    QCOMPARE(shownSpy.count(), 0);
+    QCOMPARE(errors.count(), 0);
+    QCOMPARE(window.trace(), shown);
+    QCOMPARE(window.statusText(), views::traceStatusText(*shown));
+}
+
+void TstMainWindow::supersededLoadIsDropped()
+{
+    MainWindow window;
+    configure(window);
+    std::atomic<bool> release{false};
+    window.loadController()->setLoader(
+        [&](const std::string &path, core::LoadControl *, const core::LoadOptions &)
+            -> core::Result<LoadedTrace> {
+            const QString name = QFileInfo(QString::fromStdString(path)).fileName();
+            // The first load ignores cancellation and finishes late, with a bigger trace.
+            if (name == QStringLiteral("first.json")) {
+                while (!release)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                return LoadedTrace{buildTrace(100), name};
+            }
+            return LoadedTrace{buildTrace(), name};
+        });
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openPath(m_temp.filePath(QStringLiteral("first.json")));
+    window.openPath(m_temp.filePath(QStringLiteral("second.json")));
+    QTRY_COMPARE(shown.count(), 1);
+    QCOMPARE(window.displayName(), QStringLiteral("second.json"));
+    release = true;
+    QTRY_COMPARE(window.loadController()->runningWorkers(), 0);
+    QTest::qWait(0);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(window.displayName(), QStringLiteral("second.json"));
+    QCOMPARE(window.trace()->eventCount(), quint64(6));
+}
+
+void TstMainWindow::recentFiles()
+{
+    MainWindow window;
+    configure(window);
+    window.loadController()->setLoader(fakeLoader());
+    QStringList opened;
+    for (int i = 0; i < 12; ++i) {
+        const QString path = m_temp.filePath(QStringLiteral("r%1.json").arg(i));
+        window.openPath(path);
+        QCOMPARE(waitForLoad(window), QString());
+        opened.prepend(path);
+    }
+    // Reopening moves an entry to the front instead of duplicating it.
+    window.openPath(opened.at(5));
+    QCOMPARE(waitForLoad(window), QString());
+    QStringList expected = opened.mid(0, 10);
+    expected.move(5, 0);
+    QCOMPARE(window.recentFiles(), expected);
+
+    auto *menu = window.findChild<QMenu *>(QStringLiteral("RecentMenu"));
+    QVERIFY(menu);
+    QStringList texts;
+    for (QAction *a : menu->actions()) {
+        if (!a->isSeparator())
+            texts << a->text();
+    }
+    QCOMPARE(texts.size(), 11);
+    QCOMPARE(texts.first(), QDir::toNativeSeparators(expected.first()));
+    QCOMPARE(texts.last(), QStringLiteral("&Clear List"));
+
+    window.clearRecentFiles();
+    QVERIFY(window.recentFiles().isEmpty());
+    QCOMPARE(menu->actions().size(), 1);
+    QVERIFY(!menu->actions().front()->isEnabled());
+}
+
+void TstMainWindow::windowStateIsRestored()
+{
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tracksDock()->hide();
+        window.resize(900, 600);
+        window.close();
+    }
+    MainWindow again;
+    QVERIFY(!again.tracksDock()->toggleViewAction()->isChecked());
+    QCOMPARE(again.size(), QSize(900, 600));
+}
+
+void TstMainWindow::screenshotAfterLoad()
+{
+    MainWindow window;
+    configure(window);
+    window.loadController()->setLoader(fakeLoader());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString keep = qEnvironmentVariable("TRACEDESK_KEEP_SCREENSHOT");
+    const QString shot = keep.isEmpty() ? m_temp.filePath(QStringLiteral("shot.png")) : keep;
+    QSignalSpy finished(&window, &MainWindow::screenshotFinished);
+    app::StartupOptions options;
+    options.path = m_temp.filePath(QStringLiteral("pictured.xplane.pb"));
+    options.screenshotPath = shot;
+    app::applyStartupOptions(window, options);
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.front().at(0).toBool(), true);
+    const QImage image(shot);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), window.size() * window.devicePixelRatio());
+}
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,633 @@
+#include "core/io/chromejsonassembler.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+namespace tracedesk::core {
+
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+bool containsWordCi(std::string_view text, std::string_view word)
+{
+    auto it = std::search(text.begin(), text.end(), word.begin(), word.end(),
+                          [](char a, char b) { return std::tolower(uint8_t(a)) == b; });
+    return it != text.end();
+}
+
+bool looksLikeDevice(std::string_view text)
+{
+    for (std::string_view w : {"gpu", "stream", "tpu", "device", "mtia", "npu", "xpu"}) {
+        if (containsWordCi(text, w))
+            return true;
+    }
+    return false;
+}
+
+// "stream 7" -> 7: the trailing number of a string tid, for Track::sourceId.
+int64_t trailingNumber(std::string_view s)
+{
+    size_t i = s.size();
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        --i;
+    int64_t v = 0;
+    std::from_chars(s.data() + i, s.data() + s.size(), v);
+    return v;
+}
+
+const ChromeArg *findArg(const ChromeEvent &e, std::string_view key)
+{
+    for (size_t i = 0; i < e.argCount; ++i) {
+        if (e.args[i].key == key)
+            return &e.args[i];
+    }
+    return nullptr;
+}
+
+bool numericArg(const ChromeArg &a, double *v)
+{
+    switch (a.type) {
+    case ArgType::Int:
+    case ArgType::Bool:
+        *v = double(a.i);
+        return true;
+    case ArgType::UInt:
+        *v = double(a.u);
+        return true;
+    case ArgType::Double:
+        *v = a.d;
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+size_t ChromeJsonAssembler::Hash::operator()(const IdKey &k) const
+{
+    return size_t(mix64(uint64_t(k.value) * 2 + (k.isString ? 1 : 0)));
+}
+
+size_t ChromeJsonAssembler::Hash::operator()(const ThreadKey &k) const
+{
+    return size_t(mix64((*this)(k.pid) ^ (uint64_t(k.tid.value) * 2 + (k.tid.isString ? 1 : 0))));
+}
+
+size_t ChromeJsonAssembler::Hash::operator()(const std::array<uint64_t, 3> &k) const
+{
+    return size_t(mix64(k[0] ^ mix64(k[1] ^ mix64(k[2]))));
+}
+
+size_t ChromeJsonAssembler::Hash::operator()(const std::array<uint64_t, 4> &k) const
+{
+    return size_t(mix64(k[0] ^ mix64(k[1] ^ mix64(k[2] ^ mix64(k[3])))));
+}
+
+ChromeJsonAssembler::ChromeJsonAssembler(TraceBuilder &builder)
+    : m_builder(builder), m_strings(builder.strings())
+{
+    m_keyCorrelation = m_strings.intern("correlation");
+    m_keyFlops = m_strings.intern("flops");
+}
+
+StringId ChromeJsonAssembler::intern(std::string_view s)
+{
+    return m_strings.intern(s);
+}
+
+ChromeJsonAssembler::IdKey ChromeJsonAssembler::idKey(const JsonId &id)
+{
+    if (id.kind == JsonId::Kind::String)
+        return IdKey{int64_t(intern(id.text)), true};
+    return IdKey{id.kind == JsonId::Kind::Number ? id.number : 0, false};
+}
+
+uint32_t ChromeJsonAssembler::processFor(const IdKey &pid)
+{
+    auto [it, inserted] = m_processIndex.try_emplace(pid, uint32_t(m_processes.size()));
+    if (!inserted)
+        return it->second;
+    Process p;
+    p.key = pid;
+    const std::string name = pid.isString ? std::string(m_builder.strings().view(StringId(pid.value)))
+                                          : "Process " + std::to_string(pid.value);
+    p.plane = m_builder.addPlane(name, {}, pid.isString ? 0 : pid.value, PlaneKind::Host);
+    m_processes.push_back(p);
+    return it->second;
+}
+
+ChromeJsonAssembler::Thread &ChromeJsonAssembler::threadFor(const ChromeEvent &e)
+{
+    const ThreadKey key{idKey(e.pid), idKey(e.tid)};
+    if (m_lastThread != kNone && m_threads[m_lastThread].key == key)
+        return m_threads[m_lastThread];
+    auto [it, inserted] = m_threadIndex.try_emplace(key, uint32_t(m_threads.size()));
+    m_lastThread = it->second;
+    if (!inserted)
+        return m_threads[it->second];
+    Thread t;
+    t.key = key;
+    t.process = processFor(key.pid);
+    std::string name;
+    int64_t sourceId = key.tid.value;
+    if (key.tid.isString) {
+        name = std::string(m_builder.strings().view(StringId(key.tid.value)));
+        sourceId = trailingNumber(name);
+    } else {
+        name = "Thread " + std::to_string(key.tid.value);
+    }
+    t.track = m_builder.addTrack(m_processes[t.process].plane, name, sourceId);
+    m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+    m_threads.push_back(std::move(t));
+    return m_threads.back();
+}
+
+uint32_t ChromeJsonAssembler::kindFor(std::string_view name, std::string_view cat, uint32_t plane)
+{
+    const StringId n = intern(name);
+    const StringId c = intern(cat);
+    auto [it, inserted] = m_kinds.try_emplace({n, c, plane}, 0);
+    if (inserted) {
+        EventKind k;
+        k.name = n;
+        k.displayName = n;
+        k.category = c;
+        k.plane = plane;
+        it->second = m_builder.addKind(k);
+    }
+    return it->second;
+}
+
+uint32_t ChromeJsonAssembler::addSlice(uint32_t track, TimePs ts, TimePs dur, uint32_t kind,
+                                       ArgsRef args)
+{
+    const uint32_t staged = m_builder.trackBuilder(track).addSlice(ts, dur, kind, args);
+    const TimePs end = dur > 0 && ts <= std::numeric_limits<TimePs>::max() - dur ? ts + dur : ts;
+    m_trackLast[track] = std::max(m_trackLast[track], end);
+    return staged;
+}
+
+ArgsRef ChromeJsonAssembler::writeArgs(uint32_t track, const ChromeEvent &e, uint32_t)
+{
+    m_sideScratch.clear();
+    if (e.argCount == 0)
+        return kNoArgs;
+    std::vector<uint8_t> &bytes = m_builder.track(track).args.mutableBytes();
+    const size_t offset = bytes.size();
+    if (offset + 1 >= std::numeric_limits<ArgsRef>::max()) {
+        ++m_argsDropped;
+        return kNoArgs;
+    }
+    // Same layout ArgsArena::Writer produces, written in place to avoid a scratch per event.
+    ArgsArena::writeVarint(bytes, e.argCount);
+    for (size_t i = 0; i < e.argCount; ++i) {
+        const ChromeArg &a = e.args[i];
+        const StringId key = intern(a.key);
+        ArgsArena::writeVarint(bytes, key);
+        bytes.push_back(uint8_t(a.type));
+        switch (a.type) {
+        case ArgType::Int:
+            ArgsArena::writeVarint(bytes, (uint64_t(a.i) << 1) ^ uint64_t(a.i >> 63));
+            break;
+        case ArgType::UInt:
+            ArgsArena::writeVarint(bytes, a.u);
+            break;
+        case ArgType::Bool:
+            ArgsArena::writeVarint(bytes, a.i ? 1 : 0);
+            break;
+        case ArgType::Double: {
+            uint8_t raw[8];
+            std::memcpy(raw, &a.d, 8);
+            bytes.insert(bytes.end(), raw, raw + 8);
+            break;
+        }
+        default:
+            ArgsArena::writeVarint(bytes, a.s.size());
+            bytes.insert(bytes.end(), a.s.begin(), a.s.end());
+            break;
+        }
+        if (key == m_keyCorrelation || key == m_keyFlops) {
+            const int64_t v = a.type == ArgType::Int    ? a.i
+                              : a.type == ArgType::UInt ? int64_t(a.u)
+                              : a.type == ArgType::Double ? int64_t(a.d)
+                                                          : kNoValue;
+            if (v != kNoValue)
+                m_sideScratch.emplace_back(key, v);
+        }
+    }
+    return ArgsRef(offset + 1);
+}
+
+ArgsRef ChromeJsonAssembler::mergeArgs(uint32_t track, ArgsRef first, const ChromeEvent &e)
+{
+    if (e.argCount == 0)
+        return first;
+    if (first == kNoArgs)
+        return writeArgs(track, e, 0);
+    // E adds args to its B: re-encode both lists as one record (rare, so kept simple).
+    ArgsArena &arena = m_builder.track(track).args;
+    m_mergeScratch.clear();
+    arena.forEach(first, [&](const ArgValue &v) { m_mergeScratch.push_back(v); });
+    std::vector<std::string> copies;
+    copies.reserve(m_mergeScratch.size());
+    for (ArgValue &v : m_mergeScratch) {
+        if (v.type == ArgType::String || v.type == ArgType::Bytes) {
+            copies.emplace_back(v.s);
+            v.s = copies.back();
+        }
+    }
+    ArgsArena::Writer w(arena);
+    auto add = [&w](StringId key, ArgType type, int64_t i, uint64_t u, double d, std::string_view s) {
+        switch (type) {
+        case ArgType::Int: w.addInt(key, i); break;
+        case ArgType::UInt: w.addUInt(key, u); break;
+        case ArgType::Double: w.addDouble(key, d); break;
+        case ArgType::Bool: w.addBool(key, i != 0); break;
+        case ArgType::StringRef: w.addStringRef(key, StringId(u)); break;
+        case ArgType::Bytes: w.addBytes(key, s); break;
+        default: w.addString(key, s); break;
+        }
+    };
+    for (const ArgValue &v : m_mergeScratch)
+        add(v.key, v.type, v.i, v.u, v.d, v.s);
+    for (size_t i = 0; i < e.argCount; ++i) {
+        const ChromeArg &a = e.args[i];
+        add(intern(a.key), a.type, a.i, a.u, a.d, a.s);
+    }
+    return w.finish();
+}
+
+uint64_t ChromeJsonAssembler::flowId(const JsonId &id)
+{
+    if (id.kind == JsonId::Kind::Number)
+        return uint64_t(id.number);
+    std::string_view t = id.text;
+    uint64_t v = 0;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        auto r = std::from_chars(t.data() + 2, t.data() + t.size(), v, 16);
+        if (r.ec == std::errc() && r.ptr == t.data() + t.size())
+            return v;
+    } else {
+        auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (r.ec == std::errc() && r.ptr == t.data() + t.size() && !t.empty())
+            return v;
+    }
+    return ChromeJsonStrings::hash(t);
+}
+
+void ChromeJsonAssembler::malformed(const char *problem)
+{
+    ++m_problems[problem];
+}
+
+void ChromeJsonAssembler::event(const ChromeEvent &e)
+{
+    if (e.isSentinel())
+        return; // `{}` closing an array
+    if (e.ph.empty()) {
+        ++m_missingPh;
+        return;
+    }
+    ++m_events;
+    if (e.ph.size() == 1)
+        ++m_phaseCounts[uint8_t(e.ph[0])];
+    else
+        ++m_otherPhases[std::string(e.ph)];
+    const char ph = e.ph.size() == 1 ? e.ph[0] : '\0';
+    if (ph == 'M') {
+        metadata(e);
+        return;
+    }
+    const bool known = std::strchr("XBEiICbenSTpFstf", ph) != nullptr && ph != '\0';
+    if (!known) {
+        ++m_unsupported[std::string(e.ph)];
+        return;
+    }
+    if (!e.hasTs) {
+        ++m_missingTs;
+        return;
+    }
+    switch (ph) {
+    case 'X': complete(e); break;
+    case 'B': begin(e); break;
+    case 'E': end(e); break;
+    case 'i':
+    case 'I': instant(e); break;
+    case 'C': counter(e); break;
+    case 'b':
+    case 'S': asyncEvent(e, 'b'); break;
+    case 'e':
+    case 'F': asyncEvent(e, 'e'); break;
+    case 'n':
+    case 'T':
+    case 'p': asyncEvent(e, 'n'); break;
+    default: flow(e, ph); break;
+    }
+}
+
+void ChromeJsonAssembler::complete(const ChromeEvent &e)
+{
+    Thread &t = threadFor(e);
+    const uint32_t plane = m_processes[t.process].plane;
+    if (!e.hasDur)
+        ++m_missingDur;
+    const uint32_t kind = kindFor(e.name, e.cat, plane);
+    const ArgsRef args = writeArgs(t.track, e, 0);
+    const uint32_t staged = addSlice(t.track, e.ts, e.hasDur ? e.dur : 0, kind, args);
+    TrackBuilder &tb = m_builder.trackBuilder(t.track);
+    for (const auto &[key, value] : m_sideScratch)
+        tb.setSide(staged, key == m_keyFlops ? SideColumn::Flops : SideColumn::CorrelationId, value);
+    if (e.bindId.present() && (e.flowIn || e.flowOut)) {
+        const FlowPhase phase = e.flowIn && e.flowOut ? FlowPhase::Step
+                                : e.flowOut           ? FlowPhase::Start
+                                                      : FlowPhase::End;
+        m_builder.addFlowOnSlice(t.track, staged, e.ts, flowId(e.bindId), kEmptyString, phase);
+    }
+}
+
+void ChromeJsonAssembler::begin(const ChromeEvent &e)
+{
+    Thread &t = threadFor(e);
+    const uint32_t kind = kindFor(e.name, e.cat, m_processes[t.process].plane);
+    t.stack.push_back(Open{e.ts, kind, writeArgs(t.track, e, 0), 0, t.track});
+    m_trackLast[t.track] = std::max(m_trackLast[t.track], e.ts);
+}
+
+void ChromeJsonAssembler::end(const ChromeEvent &e)
+{
+    Thread &t = threadFor(e);
+    if (t.stack.empty()) {
+        ++m_unmatchedEnd;
+        return;
+    }
+    const Open open = t.stack.back();
+    t.stack.pop_back();
+    const ArgsRef args = mergeArgs(t.track, open.args, e);
+    addSlice(t.track, open.ts, e.ts - open.ts, open.kind, args);
+}
+
+uint32_t ChromeJsonAssembler::globalInstantTrack()
+{
+    if (m_globalTrack == kNone) {
+        m_globalPlane = m_builder.addPlane("Global", {}, -1, PlaneKind::Other);
+        m_globalTrack = m_builder.addTrack(m_globalPlane, "Instant events", 0);
+        m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+    }
+    return m_globalTrack;
+}
+
+void ChromeJsonAssembler::instant(const ChromeEvent &e)
+{
+    uint32_t track = 0;
+    uint32_t plane = 0;
+    if (e.scope == 'g') {
+        track = globalInstantTrack();
+        plane = m_globalPlane;
+    } else if (e.scope == 'p') {
+        Process &p = m_processes[processFor(idKey(e.pid))];
+        if (p.instantTrack == kNone) {
+            p.instantTrack = m_builder.addTrack(p.plane, "Instant events", 0);
+            m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+        }
+        track = p.instantTrack;
+        plane = p.plane;
+    } else {
+        Thread &t = threadFor(e);
+        track = t.track;
+        plane = m_processes[t.process].plane;
+    }
+    const uint32_t kind = kindFor(e.name, e.cat, plane);
+    addSlice(track, e.ts, 0, kind, writeArgs(track, e, 0));
+}
+
+void ChromeJsonAssembler::counter(const ChromeEvent &e)
+{
+    const uint32_t process = processFor(idKey(e.pid));
+    const StringId name = intern(e.name);
+    const uint64_t id = e.id.present() ? flowId(e.id) : 0;
+    for (size_t i = 0; i < e.argCount; ++i) {
+        const ChromeArg &a = e.args[i];
+        double value = 0;
+        if (!numericArg(a, &value)) {
+            ++m_badCounterValues;
+            continue;
+        }
+        const StringId key = intern(a.key);
+        const uint64_t idPart = e.id.present() ? id * 2 + 1 : 0;
+        auto [it, inserted] = m_counterTracks.try_emplace({process, name, idPart, key}, 0);
+        if (inserted) {
+            std::string trackName(e.name);
+            if (e.id.present())
+                trackName += " " + (e.id.kind == JsonId::Kind::String ? std::string(e.id.text)
+                                                                      : std::to_string(e.id.number));
+            trackName += " (" + std::string(a.key) + ")";
+            it->second = m_builder.addTrack(m_processes[process].plane, trackName, 0,
+                                            TrackType::Counter);
+            m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+        }
+        m_builder.trackBuilder(it->second).addCounterSample(e.ts, value);
+    }
+}
+
+void ChromeJsonAssembler::metadata(const ChromeEvent &e)
+{
+    const ChromeArg *a = nullptr;
+    auto text = [&](std::string_view key) -> const ChromeArg * {
+        const ChromeArg *arg = findArg(e, key);
+        return arg && arg->type == ArgType::String ? arg : nullptr;
+    };
+    auto number = [&](std::string_view key, int64_t *out) {
+        const ChromeArg *arg = findArg(e, key);
+        double v = 0;
+        if (!arg || !numericArg(*arg, &v))
+            return false;
+        *out = arg->type == ArgType::Int ? arg->i : int64_t(v);
+        return true;
+    };
+    if (e.name == "process_name" && (a = text("name"))) {
+        m_processMeta[idKey(e.pid)].name = std::string(a->s);
+    } else if (e.name == "process_labels" && (a = text("labels"))) {
+        m_processMeta[idKey(e.pid)].labels = std::string(a->s);
+    } else if (e.name == "process_sort_index") {
+        ProcessMeta &m = m_processMeta[idKey(e.pid)];
+        m.hasSort = number("sort_index", &m.sort) || m.hasSort;
+    } else if (e.name == "thread_name" && (a = text("name"))) {
+        m_threadMeta[ThreadKey{idKey(e.pid), idKey(e.tid)}].name = std::string(a->s);
+    } else if (e.name == "thread_sort_index") {
+        ThreadMeta &m = m_threadMeta[ThreadKey{idKey(e.pid), idKey(e.tid)}];
+        m.hasSort = number("sort_index", &m.sort) || m.hasSort;
+    }
+}
+
+uint32_t ChromeJsonAssembler::asyncTrack(uint32_t process, StringId name)
+{
+    auto [it, inserted] = m_asyncTracks.try_emplace({process, name, 0}, 0);
+    if (inserted) {
+        it->second = m_builder.addTrack(m_processes[process].plane, m_builder.strings().view(name), 0);
+        m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+    }
+    return it->second;
+}
+
+void ChromeJsonAssembler::asyncEvent(const ChromeEvent &e, char kind)
+{
+    const uint32_t process = processFor(idKey(e.pid));
+    const uint32_t plane = m_processes[process].plane;
+    const StringId name = intern(e.name);
+    const StringId cat = intern(e.cat);
+    const std::array<uint64_t, 3> lane{process, cat, e.id.present() ? flowId(e.id) : 0};
+    if (kind == 'n') {
+        const uint32_t track = asyncTrack(process, name);
+        addSlice(track, e.ts, 0, kindFor(e.name, e.cat, plane), writeArgs(track, e, 0));
+        return;
+    }
+    if (kind == 'b') {
+        const uint32_t track = asyncTrack(process, name);
+        m_asyncOpen[lane].push_back(
+            Open{e.ts, kindFor(e.name, e.cat, plane), writeArgs(track, e, 0), name, track});
+        m_trackLast[track] = std::max(m_trackLast[track], e.ts);
+        return;
+    }
+    auto it = m_asyncOpen.find(lane);
+    if (it == m_asyncOpen.end() || it->second.empty()) {
+        ++m_unmatchedAsyncEnd;
+        return;
+    }
+    // The innermost open begin of the same name, else the innermost one.
+    std::vector<Open> &open = it->second;
+    size_t at = open.size() - 1;
+    for (size_t k = open.size(); k-- > 0;) {
+        if (open[k].name == name || e.name.empty()) {
+            at = k;
+            break;
+        }
+    }
+    const Open o = open[at];
+    open.erase(open.begin() + ptrdiff_t(at));
+    addSlice(o.track, o.ts, e.ts - o.ts, o.kind, mergeArgs(o.track, o.args, e));
+}
+
+void ChromeJsonAssembler::flow(const ChromeEvent &e, char kind)
+{
+    if (!e.id.present()) {
+        ++m_flowWithoutId;
+        return;
+    }
+    const Thread &t = threadFor(e);
+    const FlowPhase phase = kind == 's' ? FlowPhase::Start
+                            : kind == 't' ? FlowPhase::Step
+                                          : FlowPhase::End;
+    const bool bindNext = kind != 's' && e.bp != 'e';
+    m_builder.addFlowAt(t.track, e.ts, flowId(e.id), intern(e.cat), phase, bindNext);
+}
+
+void ChromeJsonAssembler::finish()
+{
+    auto closeAt = [&](const Open &o) {
+        const TimePs last = std::max(o.ts, m_trackLast[o.track]);
+        addSlice(o.track, o.ts, last - o.ts, o.kind, o.args);
+    };
+    for (Thread &t : m_threads) {
+        for (const Open &o : t.stack) {
+            ++m_unclosedBegin;
+            closeAt(o);
+        }
+        t.stack.clear();
+    }
+    for (auto &[lane, open] : m_asyncOpen) {
+        for (const Open &o : open) {
+            ++m_unclosedAsync;
+            closeAt(o);
+        }
+    }
+    m_asyncOpen.clear();
+    applyMetadata();
+    summarise();
+}
+
+void ChromeJsonAssembler::applyMetadata()
+{
+    Trace &trace = m_builder.trace();
+    for (const Process &p : m_processes) {
+        Plane &plane = trace.planes[p.plane];
+        std::string label(m_builder.strings().view(plane.name));
+        if (auto it = m_processMeta.find(p.key); it != m_processMeta.end()) {
+            if (!it->second.name.empty()) {
+                plane.name = intern(it->second.name);
+                label = it->second.name;
+            }
+            label += " " + it->second.labels;
+            if (it->second.hasSort)
+                plane.sortIndex = int32_t(std::clamp<int64_t>(it->second.sort, INT32_MIN, INT32_MAX));
+        }
+        plane.kind = looksLikeDevice(label) ? PlaneKind::Device : PlaneKind::Host;
+    }
+    for (const Thread &t : m_threads) {
+        Track &track = m_builder.track(t.track);
+        if (auto it = m_threadMeta.find(t.key); it != m_threadMeta.end()) {
+            if (!it->second.name.empty())
+                track.name = intern(it->second.name);
+            if (it->second.hasSort)
+                track.sortIndex = int32_t(std::clamp<int64_t>(it->second.sort, INT32_MIN, INT32_MAX));
+        }
+        // Kineto without metadata: a process whose threads are streams is a device.
+        Plane &plane = trace.planes[m_processes[t.process].plane];
+        if (plane.kind == PlaneKind::Host && containsWordCi(m_builder.strings().view(track.name), "stream"))
+            plane.kind = PlaneKind::Device;
+    }
+}
+
+void ChromeJsonAssembler::summarise()
+{
+    LoadInfo &info = m_builder.info();
+    for (int c = 0; c < 256; ++c) {
+        if (m_phaseCounts[c])
+            info.recordsByPhase[std::string(1, char(c))] += m_phaseCounts[c];
+    }
+    for (const auto &[ph, n] : m_otherPhases)
+        info.recordsByPhase[ph] += n;
+    auto warnCount = [&info](uint64_t n, const std::string &what) {
+        if (n == 0)
+            return;
+        info.warn(std::to_string(n) + " " + what);
+        info.warningCount += n - 1;
+    };
+    for (const auto &[problem, n] : m_problems)
+        warnCount(n, std::string("event(s) skipped: ") + problem);
+    warnCount(m_missingPh, "event(s) without \"ph\" skipped");
+    warnCount(m_missingTs, "event(s) without \"ts\" skipped");
+    warnCount(m_truncated, "event(s) cut off by the end of the file skipped");
+    warnCount(m_missingDur, "complete (X) event(s) without \"dur\" shown as 0-length");
+    warnCount(m_unmatchedEnd, "end (E) event(s) without a matching begin (B) dropped");
+    warnCount(m_unclosedBegin, "begin (B) event(s) never ended, closed at their thread's last timestamp");
+    warnCount(m_unmatchedAsyncEnd, "async end event(s) without a matching begin dropped");
+    warnCount(m_unclosedAsync, "async begin event(s) never ended, closed at their track's last timestamp");
+    warnCount(m_flowWithoutId, "flow event(s) without \"id\" dropped");
+    warnCount(m_badCounterValues, "counter value(s) that are not numbers ignored");
+    warnCount(m_argsDropped, "event(s) lost their args (a track's args passed 4 GiB)");
+    if (!m_unsupported.empty()) {
+        uint64_t total = 0;
+        std::string detail;
+        for (const auto &[ph, n] : m_unsupported) {
+            total += n;
+            detail += (detail.empty() ? "" : ", ") + ph + ": " + std::to_string(n);
+        }
+        info.warn(std::to_string(total) + " event(s) of unsupported phases not shown (" + detail + ")");
+    }
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,71 @@
+#pragma once
+
+// Whole-file reading for parsers that want one contiguous, padded buffer (simdjson needs
+// readable padding past the end). Plain, gzip and zstd inputs are told apart by their magic
+// bytes, never by the file name.
+//
+// PaddedBuffer owns `size()` bytes followed by `kPadding` zero bytes. It is a plain movable
+// value; one thread at a time. readWholeFile() reports progress as compressed (on-disk) bytes
+// consumed through LoadControl::addDone and checks for cancellation once per chunk; the caller
+// adds the matching total (the file size) before calling. A compressed input that expands past
+// `maxDecompressedBytes` is refused early, so a decompression bomb costs at most that much memory.
+
+#include "core/base/loadcontrol.h"
+#include "core/base/result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tracedesk::core {
+
+enum class Compression : uint8_t { None, Gzip, Zstd };
+
+// What the first bytes of a file say about it.
+Compression detectCompression(const void *data, size_t size);
+
+class PaddedBuffer
+{
+public:
+    static constexpr size_t kPadding = 64;
+
+    PaddedBuffer() = default;
+    ~PaddedBuffer();
+    PaddedBuffer(PaddedBuffer &&other) noexcept;
+    PaddedBuffer &operator=(PaddedBuffer &&other) noexcept;
+    PaddedBuffer(const PaddedBuffer &) = delete;
+    PaddedBuffer &operator=(const PaddedBuffer &) = delete;
+
+    const char *data() const { return m_data ? m_data : kEmpty; }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::string_view view() const { return {data(), m_size}; }
+
+    // Makes room for at least `bytes` (plus padding); keeps the content. False when out of memory.
+    bool reserve(size_t bytes);
+    char *writableData() { return m_data; }
+    size_t capacity() const { return m_capacity; }
+    // Sets the logical size (<= capacity) and zeroes the padding after it.
+    void setSize(size_t size);
+
+private:
+    static constexpr char kEmpty[kPadding] = {};
+    char *m_data = nullptr;
+    size_t m_size = 0;
+    size_t m_capacity = 0;   // usable bytes, padding excluded
+};
+
+struct FileContents
+{
+    PaddedBuffer buffer;
+    Compression compression = Compression::None;
+    uint64_t fileBytes = 0;   // on-disk size
+};
+
+// Reads and, when needed, decompresses the whole file. Errors name the file: unreadable,
+// truncated or corrupt gzip/zstd data, "expands past N bytes (limit)", cancelled.
+Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
+                                   uint64_t maxDecompressedBytes);
+
+} // namespace tracedesk::core

@@ -1,0 +1,50 @@
+#pragma once
+
+// Search over the whole trace for slices by name.
+//
+// Design note: names live on EventKinds, and a trace has few kinds next to its millions of
+// slices. So the query is matched once per kind (case-insensitive substring of the kind's name
+// or display name), giving a byte table over kind ids; then every Row's kind column is scanned
+// against that table in a tight loop. Rows are the units of work, shared by std::threads through
+// an atomic counter (largest rows first, so one huge row does not finish last). Each row keeps
+// at most `cap` indices (they are in start order already); the matches of all rows are merged
+// by (start, track, row, index) and the merge stops at the cap, while `total` counts them all.
+//
+// Thread rules: searchSlices() reads the immutable store from its own worker threads and joins
+// them before returning; call it from any thread. Cancellation is polled every few thousand
+// slices; a cancelled search returns Result::cancelled() and nothing partial.
+
+#include "core/base/result.h"
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <string_view>
+#include <vector>
+
+namespace tracedesk::core {
+
+struct SearchOptions
+{
+    size_t cap = 1'000'000;                      // most refs returned
+    unsigned threads = 0;                        // 0: hardware concurrency
+    const std::atomic<bool> *cancel = nullptr;   // set to true to stop early
+};
+
+struct SearchResult
+{
+    std::vector<SliceRef> refs;   // sorted by start (then track, row, index), at most cap
+    uint64_t total = 0;           // every match, even past the cap
+    bool truncated() const { return total > refs.size(); }
+};
+
+// ASCII case-insensitive substring test; an empty needle is contained in everything.
+bool containsIgnoringCase(std::string_view haystack, std::string_view needle);
+
+// Per kind id: 1 when the kind's name or display name contains `query`. An empty query
+// matches no kind.
+std::vector<uint8_t> matchingKinds(const Trace &trace, std::string_view query);
+
+Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
+                                  const SearchOptions &options = {});
+
+} // namespace tracedesk::core

@@ -1,21 +1,116 @@
 #include "core/io/storecache.h"
 
+#include "core/io/storefile.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+
 namespace tracedesk::core {
 
-std::string defaultCacheDir() { return {}; }
-std::string cacheFileFor(const std::vector<std::string> &, const LoadOptions &) { return {}; }
-Result<bool> writeStoreFile(const Trace &, const std::string &path)
+namespace {
+
+constexpr size_t kIdentityPrefixBytes = 1 << 20;
+
+void mix(uint64_t &hash, uint64_t value)
 {
-    return fileError(path, "store cache not available");
+    hash = storefile::fnv1a(&value, sizeof value, hash);
 }
-Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *)
+
+void mix(uint64_t &hash, const std::string &text)
 {
-    return fileError(path, "store cache not available");
+    mix(hash, uint64_t(text.size()));
+    hash = storefile::fnv1a(text.data(), text.size(), hash);
 }
-std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &, const LoadOptions &, LoadControl *)
+
+// Path, size, mtime (ns) and a hash of the first MiB: cheap, and changes whenever the file does
+// in practice (a same-size rewrite within the same nanosecond would also have to keep the head).
+bool mixIdentity(uint64_t &hash, const std::string &source)
 {
-    return nullptr;
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(source, ec);
+    if (ec)
+        return false;
+    struct stat st = {};
+    if (::stat(absolute.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    mix(hash, absolute.string());
+    mix(hash, uint64_t(st.st_size));
+    mix(hash, uint64_t(st.st_mtim.tv_sec) * 1000000000ull + uint64_t(st.st_mtim.tv_nsec));
+
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(absolute.c_str(), "rb"),
+                                                      std::fclose);
+    if (!f)
+        return false;
+    std::vector<char> head(std::min<size_t>(kIdentityPrefixBytes, size_t(st.st_size)));
+    if (std::fread(head.data(), 1, head.size(), f.get()) != head.size())
+        return false;
+    mix(hash, storefile::fnv1a(head.data(), head.size()));
+    return true;
 }
-void saveCachedTrace(const Trace &, const std::vector<std::string> &, const LoadOptions &) {}
+
+} // namespace
+
+std::string defaultCacheDir()
+{
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg && fs::path(xdg).is_absolute())
+        return (fs::path(xdg) / "tracedesk").string();
+    const char *home = std::getenv("HOME");
+    if (home && *home)
+        return (fs::path(home) / ".cache" / "tracedesk").string();
+    return {};
+}
+
+std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOptions &options)
+{
+    const std::string dir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
+    if (dir.empty() || sources.empty())
+        return {};
+    uint64_t hash = storefile::fnv1a(storefile::kMagic, sizeof storefile::kMagic);
+    mix(hash, uint64_t(storefile::kVersion));
+    mix(hash, uint64_t(sources.size()));
+    for (const auto &source : sources) {
+        if (!mixIdentity(hash, source))
+            return {};
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "%016llx.tdstore", static_cast<unsigned long long>(hash));
+    return (fs::path(dir) / name).string();
+}
+
+std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
+                                       const LoadOptions &options, LoadControl *control)
+{
+    const std::string path = cacheFileFor(sources, options);
+    std::error_code ec;
+    if (path.empty() || !fs::is_regular_file(path, ec))
+        return nullptr;
+    auto loaded = readStoreFile(path, control);
+    if (!loaded) {
+        if (!loaded.isCancelled())
+            fs::remove(path, ec); // corrupt or from an incompatible build: rewrite it later
+        return nullptr;
+    }
+    return std::move(loaded).value();
+}
+
+void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
+                     const LoadOptions &options)
+{
+    const std::string path = cacheFileFor(sources, options);
+    if (path.empty())
+        return;
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    if (ec)
+        return;
+    (void)writeStoreFile(trace, path);
+}
 
 } // namespace tracedesk::core

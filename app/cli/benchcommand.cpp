@@ -1,0 +1,286 @@
+#include "commands.h"
+#include "jsonout.h"
+#include "options.h"
+
+#include "core/io/generator.h"
+#include "core/io/memoryusage.h"
+#include "core/io/storecache.h"
+#include "core/io/traceloader.h"
+#include "core/model/timeformat.h"
+
+#if __has_include("core/io/xspacebaseline.h")
+#include "core/io/xspacebaseline.h"
+#define TRACEDESK_HAVE_XSPACE_BASELINE 1
+#endif
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <malloc.h>
+
+namespace fs = std::filesystem;
+
+namespace tracedesk::cli {
+
+const char *const kBenchUsage =
+    "  bench FILE|--generate N [--format xspace|json] [--seed S] [--json] [--keep DIR]\n"
+    "      Measure loading: load time, events per second, memory per event, peak RSS, reopen\n"
+    "      time from the store cache and (XSpace) a plain protobuf parse for comparison.\n"
+    "      --generate writes a synthetic trace of about N events first (into a temporary\n"
+    "      folder, or into DIR with --keep).";
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A folder removed when the bench ends (unless kept).
+class ScratchDir
+{
+public:
+    ~ScratchDir()
+    {
+        std::error_code ec;
+        if (!m_path.empty() && !m_keep)
+            fs::remove_all(m_path, ec);
+    }
+    bool create()
+    {
+        std::error_code ec;
+        std::string pattern = (fs::temp_directory_path(ec) / "tracedesk-bench-XXXXXX").string();
+        if (ec || !::mkdtemp(pattern.data()))
+            return false;
+        m_path = pattern;
+        return true;
+    }
+    bool use(const std::string &dir)
+    {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        m_path = dir;
+        m_keep = true;
+        return !ec && fs::is_directory(dir, ec);
+    }
+    const std::string &path() const { return m_path; }
+
+private:
+    std::string m_path;
+    bool m_keep = false;
+};
+
+// Give freed memory back to the system so RSS deltas measure the loaded trace alone.
+void releaseFreeMemory()
+{
+    ::malloc_trim(0);
+}
+
+struct BenchResult
+{
+    std::string file;
+    std::string format;
+    uint64_t fileBytes = 0;
+    uint64_t events = 0;
+    double loadSeconds = 0;
+    double eventsPerSecond = 0;
+    double bytesPerEvent = 0;
+    double storeBytesPerEvent = 0;
+    uint64_t peakRssBytes = 0;
+    bool peakIsProcessPeak = false;
+    double storeWriteSeconds = 0;
+    uint64_t storeFileBytes = 0;
+    double reopenSeconds = 0;
+    double naiveParseSeconds = -1;
+    // Extra timings reported as-is (name -> milliseconds), see measureViewTimings().
+    std::vector<std::pair<std::string, double>> viewTimings;
+};
+
+// Timings of the timeline stages (frame building zoomed out / mid / in, search) belong here once
+// the query layer exists, as frame_build_ms_out, frame_build_ms_mid, frame_build_ms_in and
+// search_ms. Runs on the loaded trace before it is released for the reopen measurement.
+std::vector<std::pair<std::string, double>> measureViewTimings(const core::Trace &)
+{
+    return {};
+}
+
+int reopenFromCache(const std::string &path, core::TracePtr &trace, BenchResult *r)
+{
+    ScratchDir cache;
+    if (!cache.create())
+        return fail("bench: cannot create a temporary cache folder");
+    core::LoadOptions options;
+    options.cacheDir = cache.path();
+    auto resolved = core::resolveSource(path);
+    if (!resolved)
+        return fail(resolved.message());
+    const std::vector<std::string> &files = resolved.value().files;
+    const std::string cacheFile = core::cacheFileFor(files, options);
+    if (cacheFile.empty())
+        return fail("bench: " + path + ": cannot compute the store cache key");
+    auto started = std::chrono::steady_clock::now();
+    auto written = core::writeStoreFile(*trace, cacheFile);
+    if (!written)
+        return fail("bench: " + written.message());
+    r->storeWriteSeconds = secondsSince(started);
+    std::error_code ec;
+    r->storeFileBytes = fs::file_size(cacheFile, ec);
+    trace.reset();
+    releaseFreeMemory();
+
+    options.useCache = true;
+    started = std::chrono::steady_clock::now();
+    auto reopened = core::loadTrace(path, nullptr, options);
+    r->reopenSeconds = secondsSince(started);
+    if (!reopened)
+        return fail("bench: reopening from the store cache failed: " + reopened.message());
+    if (!reopened.value()->info.fromCache)
+        return fail("bench: " + path + ": the store cache was not used on reopen");
+    if (reopened.value()->eventCount() != r->events)
+        return fail("bench: " + path + ": the store cache returned a different event count");
+    return kExitOk;
+}
+
+void printResult(const BenchResult &r, bool asJson)
+{
+    if (asJson) {
+        JsonOut json;
+        json.beginObject()
+            .value("file", r.file)
+            .value("format", r.format)
+            .value("file_bytes", r.fileBytes)
+            .value("events", r.events)
+            .value("load_s", r.loadSeconds)
+            .value("events_per_s", r.eventsPerSecond)
+            .value("bytes_per_event", r.bytesPerEvent)
+            .value("store_bytes_per_event", r.storeBytesPerEvent)
+            .value("peak_rss_bytes", r.peakRssBytes)
+            .value("peak_rss_is_process_peak", r.peakIsProcessPeak)
+            .value("store_write_s", r.storeWriteSeconds)
+            .value("store_file_bytes", r.storeFileBytes)
+            .value("reopen_s", r.reopenSeconds);
+        if (r.format == "xspace")
+            json.value("naive_parse_s", r.naiveParseSeconds);
+        for (const auto &[key, ms] : r.viewTimings)
+            json.value(key, ms);
+        json.endObject();
+        std::printf("%s\n", json.text().c_str());
+        return;
+    }
+    std::printf("File:              %s (%s, %llu bytes)\n", r.file.c_str(), r.format.c_str(),
+                static_cast<unsigned long long>(r.fileBytes));
+    std::printf("Events:            %llu\n", static_cast<unsigned long long>(r.events));
+    std::printf("Load:              %.3f s (%.0f events/s)\n", r.loadSeconds, r.eventsPerSecond);
+    std::printf("Memory per event:  %.1f bytes RSS, %.1f bytes in the store\n", r.bytesPerEvent,
+                r.storeBytesPerEvent);
+    std::printf("Peak RSS:          %.1f MiB%s\n", double(r.peakRssBytes) / (1 << 20),
+                r.peakIsProcessPeak ? " (process peak; could not reset)" : "");
+    std::printf("Store cache:       written in %.3f s (%llu bytes), reopened in %.3f s\n",
+                r.storeWriteSeconds, static_cast<unsigned long long>(r.storeFileBytes),
+                r.reopenSeconds);
+    if (r.format == "xspace") {
+        if (r.naiveParseSeconds >= 0)
+            std::printf("Naive protobuf:    %.3f s\n", r.naiveParseSeconds);
+        else
+            std::printf("Naive protobuf:    not available\n");
+    }
+    for (const auto &[key, ms] : r.viewTimings)
+        std::printf("%-18s %.3f ms\n", (key + ":").c_str(), ms);
+}
+
+} // namespace
+
+int runBench(int argc, char **argv)
+{
+    ParsedArgs args;
+    std::string error;
+    const std::vector<OptionSpec> specs = {{"generate", true}, {"format", true}, {"seed", true},
+                                           {"json", false},    {"keep", true},   {"help", false}};
+    if (!parseArgs(argc, argv, 2, specs, &args, &error))
+        return fail("bench: " + error, kExitUsage);
+    if (args.has("help")) {
+        std::printf("Usage:\n%s\n", kBenchUsage);
+        return kExitOk;
+    }
+    const bool generate = args.has("generate");
+    if (generate == (args.positional.size() == 1) || args.positional.size() > 1)
+        return fail("bench: give either one FILE or --generate N (try bench --help)", kExitUsage);
+
+    ScratchDir scratch;
+    std::string path;
+    if (generate) {
+        core::GeneratorOptions options;
+        unsigned long long n = 0, seed = 1;
+        if (!parseCount(args.value("generate"), &n) || n == 0)
+            return fail("bench: --generate needs a positive count, e.g. --generate 1M", kExitUsage);
+        if (!core::parseGeneratedFormat(args.value("format", "xspace"), &options.format))
+            return fail("bench: unknown --format '" + args.value("format") + "' (xspace or json)",
+                        kExitUsage);
+        if (args.has("seed") && !parseCount(args.value("seed"), &seed))
+            return fail("bench: --seed needs a non-negative integer", kExitUsage);
+        options.events = n;
+        options.seed = seed;
+        const bool ready = args.has("keep") ? scratch.use(args.value("keep")) : scratch.create();
+        if (!ready)
+            return fail("bench: cannot create the folder for the generated trace");
+        path = (fs::path(scratch.path())
+                / (options.format == core::GeneratedFormat::XSpace ? "bench.xplane.pb"
+                                                                   : "bench.trace.json"))
+                   .string();
+        auto generated = core::generateTrace(options, path);
+        if (!generated)
+            return fail(generated.message());
+        releaseFreeMemory();
+    } else {
+        if (args.has("format") || args.has("keep") || args.has("seed"))
+            return fail("bench: --format, --seed and --keep only apply with --generate", kExitUsage);
+        path = args.positional.front();
+    }
+
+    auto source = core::resolveSource(path);
+    if (!source)
+        return fail(source.message());
+    BenchResult r;
+    r.file = path;
+    r.format = source.value().format == core::SourceFormat::XSpace ? "xspace" : "chrome-json";
+    for (const auto &f : source.value().files) {
+        std::error_code ec;
+        r.fileBytes += fs::file_size(f, ec);
+    }
+
+    core::LoadOptions options;
+    options.useCache = false;
+    const uint64_t rssBefore = core::currentRssBytes();
+    r.peakIsProcessPeak = !core::resetPeakRss();
+    const auto started = std::chrono::steady_clock::now();
+    auto loaded = core::loadResolved(source.value(), nullptr, options);
+    r.loadSeconds = secondsSince(started);
+    if (!loaded)
+        return fail(loaded.message());
+    core::TracePtr trace = std::move(loaded).value();
+    r.peakRssBytes = core::peakRssBytes();
+    const uint64_t rssAfter = core::currentRssBytes();
+    r.events = trace->eventCount();
+    if (r.events == 0)
+        return fail(path + ": holds no events to benchmark");
+    r.eventsPerSecond = r.loadSeconds > 0 ? double(r.events) / r.loadSeconds : 0;
+    r.bytesPerEvent = rssAfter > rssBefore ? double(rssAfter - rssBefore) / double(r.events) : 0;
+    r.storeBytesPerEvent = double(trace->memoryBytes()) / double(r.events);
+
+    r.viewTimings = measureViewTimings(*trace);
+
+    if (const int code = reopenFromCache(path, trace, &r); code != kExitOk)
+        return code;
+
+#ifdef TRACEDESK_HAVE_XSPACE_BASELINE
+    if (r.format == "xspace" && source.value().files.size() == 1) {
+        releaseFreeMemory();
+        r.naiveParseSeconds = core::naiveXSpaceParseSeconds(source.value().files.front());
+    }
+#endif
+    printResult(r, args.has("json"));
+    return kExitOk;
+}
+
+} // namespace tracedesk::cli

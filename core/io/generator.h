@@ -1,0 +1,57 @@
+#pragma once
+
+// Synthetic ML-training-like traces for benchmarks and tests.
+//
+// generateTrace() writes about `events` events shaped like a TensorFlow GPU training profile:
+// a host plane (/host:CPU) with a python thread (train_step > framework ops > smaller ops),
+// tf.data iterator threads and one kernel-launch thread per GPU; one or two device planes
+// (/device:GPU:N) with a Steps line, XLA Ops and Framework Ops lines and two kernel streams;
+// launch -> kernel flows; memory counters (JSON only); stats and args. The same options give
+// a byte-identical file. Output is streamed (bounded memory) and renamed into place at the end.
+
+#include "core/base/result.h"
+#include "core/model/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tracedesk::core {
+
+enum class GeneratedFormat { XSpace, ChromeJson };
+
+struct GeneratorOptions
+{
+    uint64_t events = 100000;
+    GeneratedFormat format = GeneratedFormat::XSpace;
+    uint64_t seed = 1;
+};
+
+struct GeneratedPlaneStats
+{
+    std::string name;
+    uint64_t tracks = 0;          // lines / threads with at least one slice, plus counter series
+    uint64_t slices = 0;
+    uint64_t counterSamples = 0;
+    uint64_t events() const { return slices + counterSamples; }
+};
+
+struct GeneratedTraceStats
+{
+    uint64_t events = 0;          // slices + counter samples
+    uint64_t slices = 0;
+    uint64_t counterSamples = 0;
+    uint64_t flows = 0;           // launch -> kernel pairs
+    uint64_t steps = 0;
+    uint64_t fileBytes = 0;
+    TimePs begin = 0;             // earliest start / latest end of anything written
+    TimePs end = 0;
+    std::vector<GeneratedPlaneStats> planes;   // planes that hold events
+};
+
+Result<GeneratedTraceStats> generateTrace(const GeneratorOptions &options, const std::string &path);
+
+// "xspace" / "json" (also "chrome-json"); false for anything else.
+bool parseGeneratedFormat(const std::string &text, GeneratedFormat *format);
+
+} // namespace tracedesk::core

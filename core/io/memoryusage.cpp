@@ -1,0 +1,53 @@
+#include "core/io/memoryusage.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace tracedesk::core {
+
+namespace {
+
+// Value of a "<key>:   <n> kB" line of /proc/self/status, in bytes.
+uint64_t statusValue(const char *key)
+{
+    std::FILE *f = std::fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    uint64_t bytes = 0;
+    const size_t keyLength = std::strlen(key);
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, key, keyLength) == 0 && line[keyLength] == ':') {
+            unsigned long long kb = 0;
+            if (std::sscanf(line + keyLength + 1, "%llu", &kb) == 1)
+                bytes = uint64_t(kb) * 1024;
+            break;
+        }
+    }
+    std::fclose(f);
+    return bytes;
+}
+
+} // namespace
+
+uint64_t currentRssBytes()
+{
+    return statusValue("VmRSS");
+}
+
+uint64_t peakRssBytes()
+{
+    return statusValue("VmHWM");
+}
+
+bool resetPeakRss()
+{
+    std::FILE *f = std::fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return false;
+    const bool written = std::fputs("5", f) >= 0;
+    const bool closed = std::fclose(f) == 0;
+    return written && closed;
+}
+
+} // namespace tracedesk::core

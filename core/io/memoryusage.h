@@ -1,0 +1,19 @@
+#pragma once
+
+// Process memory figures for benchmarks, read from /proc/self/status (Linux).
+//
+// currentRssBytes() is VmRSS, peakRssBytes() is VmHWM (the high-water mark). resetPeakRss()
+// asks the kernel to restart the high-water mark from the current RSS by writing "5" to
+// /proc/self/clear_refs; it returns false where that is not permitted, and the peak then
+// covers the whole process life. All functions return 0 / false when /proc is unavailable.
+// Thread-safe (each call opens the files afresh).
+
+#include <cstdint>
+
+namespace tracedesk::core {
+
+uint64_t currentRssBytes();
+uint64_t peakRssBytes();
+bool resetPeakRss();
+
+} // namespace tracedesk::core

@@ -1,0 +1,161 @@
+#pragma once
+
+// The store file format shared by writeStoreFile() and readStoreFile() (see storecache.h).
+//
+// Design note. A store file is:
+//
+//   "TDSTORE\0"  u32 version  u32 flags  u64 frameCount
+//   frameCount x (u64 compressedBytes, u64 rawBytes)
+//   u64 FNV-1a hash of everything above
+//   frameCount zstd frames, back to back (level 1, content checksum on)
+//
+// All fixed-width integers and column elements are little-endian. Frame 0 is the "meta"
+// stream: a varint-encoded walk over the whole Trace (strings, planes, kinds, tracks, rows,
+// counters, aggregates, flows, LoadInfo). Every column (a vector of fixed-width values or an
+// args arena) appears in that walk as its element count; a column smaller than kInlineBytes
+// follows inline, a larger one is carried by the next frames in walk order, cut into pieces
+// of at most kChunkBytes. The reader therefore knows every column's size and destination
+// before it decompresses a single column frame, and decompresses frames straight into the
+// final vectors on several threads. Nothing in a file is trusted: sizes, ids and row order
+// are checked, and any inconsistency is an error.
+
+#include "core/model/trace.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracedesk::core::storefile {
+
+inline constexpr char kMagic[8] = {'T', 'D', 'S', 'T', 'O', 'R', 'E', '\0'};
+inline constexpr uint32_t kVersion = 1;
+inline constexpr size_t kInlineBytes = 64 * 1024;
+inline constexpr size_t kChunkBytes = 4 * 1024 * 1024;
+inline constexpr size_t kFixedHeaderBytes = 24;
+inline constexpr uint64_t kMetaEndMarker = 0x5444454e44ull; // "TDEND"
+inline constexpr size_t kFlowRecordBytes = 40;
+
+inline uint64_t fnv1a(const void *data, size_t size, uint64_t hash = 0xcbf29ce484222325ull)
+{
+    const auto *p = static_cast<const uint8_t *>(data);
+    for (size_t i = 0; i < size; ++i) {
+        hash ^= p[i];
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+// Appends the meta stream.
+class MetaWriter
+{
+public:
+    void u8(uint8_t v) { m_bytes.push_back(v); }
+    void varint(uint64_t v)
+    {
+        while (v >= 0x80) {
+            m_bytes.push_back(uint8_t(v) | 0x80);
+            v >>= 7;
+        }
+        m_bytes.push_back(uint8_t(v));
+    }
+    void svarint(int64_t v) { varint((uint64_t(v) << 1) ^ uint64_t(v >> 63)); }
+    void f64(double v)
+    {
+        uint8_t raw[8];
+        std::memcpy(raw, &v, 8);
+        raw8(raw);
+    }
+    void string(std::string_view s)
+    {
+        varint(s.size());
+        m_bytes.insert(m_bytes.end(), s.begin(), s.end());
+    }
+    void raw(const void *data, size_t size)
+    {
+        const auto *p = static_cast<const uint8_t *>(data);
+        m_bytes.insert(m_bytes.end(), p, p + size);
+    }
+    std::vector<uint8_t> &bytes() { return m_bytes; }
+
+private:
+    void raw8(const uint8_t *p) { m_bytes.insert(m_bytes.end(), p, p + 8); }
+    std::vector<uint8_t> m_bytes;
+};
+
+// Reads the meta stream; every read is bounds-checked and a failure is sticky.
+class MetaReader
+{
+public:
+    MetaReader(const uint8_t *data, size_t size) : m_p(data), m_end(data + size) {}
+
+    bool ok() const { return m_ok; }
+    void fail() { m_ok = false; }
+    size_t remaining() const { return m_ok ? size_t(m_end - m_p) : 0; }
+
+    uint8_t u8()
+    {
+        if (!m_ok || m_p >= m_end)
+            return fail(), 0;
+        return *m_p++;
+    }
+    uint64_t varint()
+    {
+        uint64_t result = 0;
+        for (int shift = 0; shift < 64 && m_ok && m_p < m_end; shift += 7) {
+            const uint8_t b = *m_p++;
+            result |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return result;
+        }
+        fail();
+        return 0;
+    }
+    int64_t svarint()
+    {
+        const uint64_t x = varint();
+        return int64_t(x >> 1) ^ -int64_t(x & 1);
+    }
+    // A count of items that each take at least `minBytes` of the remaining stream.
+    uint64_t count(size_t minBytes = 1)
+    {
+        const uint64_t n = varint();
+        if (m_ok && n > remaining() / (minBytes ? minBytes : 1))
+            fail();
+        return m_ok ? n : 0;
+    }
+    double f64()
+    {
+        double v = 0;
+        raw(&v, 8);
+        return v;
+    }
+    std::string_view string()
+    {
+        const uint64_t n = varint();
+        if (!m_ok || n > size_t(m_end - m_p))
+            return fail(), std::string_view();
+        std::string_view s(reinterpret_cast<const char *>(m_p), size_t(n));
+        m_p += n;
+        return s;
+    }
+    void raw(void *out, size_t size)
+    {
+        if (!m_ok || size > size_t(m_end - m_p))
+            return fail();
+        std::memcpy(out, m_p, size);
+        m_p += size;
+    }
+
+private:
+    const uint8_t *m_p;
+    const uint8_t *m_end;
+    bool m_ok = true;
+};
+
+// Checks every id, reference and row invariant of a decoded trace (storefilevalidate.cpp).
+bool validateTrace(const Trace &trace);
+
+} // namespace tracedesk::core::storefile

@@ -1,0 +1,401 @@
+// readStoreFile(): loads and fully validates a store file (format in storefile.h).
+
+#include "core/io/storecache.h"
+#include "core/io/storefile.h"
+
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_decompressBound
+#include <zstd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tracedesk::core {
+
+namespace {
+
+using namespace storefile;
+
+struct Dest
+{
+    uint8_t *data;
+    size_t size;
+};
+
+uint64_t getU64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+uint32_t getU32(const uint8_t *p)
+{
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+// Mirrors MetaEncoder (storefilewriter.cpp) field by field.
+class MetaDecoder
+{
+public:
+    MetaDecoder(const uint8_t *data, size_t size, uint64_t columnBudget)
+        : in(data, size), m_budget(columnBudget)
+    {}
+
+    MetaReader in;
+    std::vector<Dest> dests;
+    std::vector<uint8_t> packedFlows;
+    uint64_t flowCount = 0;
+
+    template<typename T>
+    bool column(std::vector<T> &v)
+    {
+        const uint64_t n = in.varint();
+        if (!in.ok() || n > std::numeric_limits<size_t>::max() / sizeof(T))
+            return in.fail(), false;
+        return fill(v, n);
+    }
+
+    template<typename T>
+    bool fill(std::vector<T> &v, uint64_t n)
+    {
+        const uint64_t size = n * sizeof(T);
+        if (size < kInlineBytes) {
+            if (size > in.remaining())
+                return in.fail(), false;
+            v.resize(size_t(n));
+            in.raw(v.data(), size_t(size));
+            return in.ok();
+        }
+        if (size > m_budget - m_used)
+            return in.fail(), false;
+        m_used += size;
+        v.resize(size_t(n));
+        dests.push_back({reinterpret_cast<uint8_t *>(v.data()), size_t(size)});
+        return true;
+    }
+
+    bool decode(Trace &trace);
+    bool budgetSpent() const { return m_used == m_budget; }
+
+private:
+    bool decodeTrack(Track &t);
+    bool decodeInfo(LoadInfo &info);
+    uint64_t m_budget;
+    uint64_t m_used = 0;
+};
+
+bool MetaDecoder::decode(Trace &trace)
+{
+    trace.begin = in.svarint();
+    trace.end = in.svarint();
+    trace.originPs = in.svarint();
+
+    const uint64_t strings = in.count();
+    if (strings == 0)
+        return false;
+    for (uint64_t i = 1; i < strings && in.ok(); ++i) {
+        if (trace.strings.intern(in.string()) != StringId(i))
+            return false; // duplicate or empty string: not a table we wrote
+    }
+
+    trace.planes.resize(in.count(7));
+    for (Plane &p : trace.planes) {
+        p.name = StringId(in.varint());
+        p.host = StringId(in.varint());
+        p.id = in.svarint();
+        p.kind = PlaneKind(in.u8());
+        p.sortIndex = int32_t(in.svarint());
+        p.stats = ArgsRef(in.varint());
+        if (!column(p.tracks) || uint8_t(p.kind) > uint8_t(PlaneKind::Other))
+            return false;
+    }
+
+    trace.kinds.resize(in.count(5 + kSideColumnCount));
+    for (EventKind &k : trace.kinds) {
+        k.name = StringId(in.varint());
+        k.displayName = StringId(in.varint());
+        k.category = StringId(in.varint());
+        k.plane = uint32_t(in.varint());
+        k.stats = ArgsRef(in.varint());
+        for (int64_t &v : k.side)
+            v = in.svarint();
+    }
+    if (!column(trace.metaArgs.mutableBytes()))
+        return false;
+
+    trace.tracks.resize(in.count(13));
+    for (Track &t : trace.tracks) {
+        if (!decodeTrack(t))
+            return false;
+    }
+
+    flowCount = in.varint();
+    if (!in.ok() || flowCount > std::numeric_limits<size_t>::max() / kFlowRecordBytes
+        || !fill(packedFlows, flowCount * kFlowRecordBytes)) {
+        return false;
+    }
+    return decodeInfo(trace.info) && in.varint() == kMetaEndMarker && in.ok()
+           && in.remaining() == 0;
+}
+
+bool MetaDecoder::decodeTrack(Track &t)
+{
+    t.plane = uint32_t(in.varint());
+    t.name = StringId(in.varint());
+    t.sourceId = in.svarint();
+    t.type = TrackType(in.u8());
+    t.sortIndex = int32_t(in.svarint());
+    t.begin = in.svarint();
+    t.end = in.svarint();
+    t.sliceCount = in.varint();
+    if (uint8_t(t.type) > uint8_t(TrackType::Counter))
+        return false;
+    t.rows.resize(in.count(5));
+    for (Row &r : t.rows) {
+        const uint64_t mask = in.varint();
+        if (mask >> kSideColumnCount)
+            return false;
+        if (!column(r.start) || !column(r.duration) || !column(r.kind) || !column(r.args))
+            return false;
+        const size_t n = r.start.size();
+        if (r.duration.size() != n || r.kind.size() != n || r.args.size() != n)
+            return false;
+        for (int c = 0; c < kSideColumnCount; ++c) {
+            if ((mask & (1u << c)) && (!column(r.side[c]) || r.side[c].size() != n))
+                return false;
+        }
+    }
+    if (!column(t.counter.time) || !column(t.counter.value)
+        || t.counter.time.size() != t.counter.value.size()) {
+        return false;
+    }
+    t.aggregates.resize(in.count(4));
+    for (AggregateEvent &a : t.aggregates) {
+        a.kind = uint32_t(in.varint());
+        a.occurrences = in.svarint();
+        a.duration = in.svarint();
+        a.args = ArgsRef(in.varint());
+    }
+    return column(t.args.mutableBytes());
+}
+
+bool MetaDecoder::decodeInfo(LoadInfo &info)
+{
+    info.format = in.string();
+    info.sources.resize(in.count());
+    for (auto &s : info.sources)
+        s = in.string();
+    info.hosts.resize(in.count());
+    for (auto &s : info.hosts)
+        s = in.string();
+    info.sourceBytes = in.varint();
+    info.xlines = in.varint();
+    info.xevents = in.varint();
+    const uint64_t phases = in.count(2);
+    for (uint64_t i = 0; i < phases && in.ok(); ++i) {
+        std::string phase(in.string());
+        info.recordsByPhase[phase] = in.varint();
+    }
+    info.warningCount = in.varint();
+    info.warnings.resize(in.count());
+    for (auto &s : info.warnings)
+        s = in.string();
+    info.loadSeconds = in.f64();
+    info.fromCache = false;
+    return in.ok();
+}
+
+// The whole file, mapped read-only: frames are decompressed straight from the page cache.
+class MappedStore
+{
+public:
+    ~MappedStore()
+    {
+        if (m_data)
+            ::munmap(m_data, m_size);
+    }
+    bool open(const std::string &path)
+    {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return false;
+        struct stat st = {};
+        bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        m_size = ok ? size_t(st.st_size) : 0;
+        if (ok && m_size > 0) {
+            void *p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            ok = p != MAP_FAILED;
+            m_data = ok ? static_cast<uint8_t *>(p) : nullptr;
+        }
+        ::close(fd);
+        return ok;
+    }
+    const uint8_t *data() const { return m_data; }
+    size_t size() const { return m_size; }
+    void reset()
+    {
+        if (m_data)
+            ::munmap(m_data, m_size);
+        m_data = nullptr;
+    }
+
+private:
+    uint8_t *m_data = nullptr;
+    size_t m_size = 0;
+};
+
+bool decompressFrame(ZSTD_DCtx *dctx, const uint8_t *src, size_t srcSize, uint8_t *dst,
+                     size_t dstSize)
+{
+    if (ZSTD_getFrameContentSize(src, srcSize) != dstSize
+        || ZSTD_findFrameCompressedSize(src, srcSize) != srcSize) {
+        return false;
+    }
+    const size_t n = ZSTD_decompressDCtx(dctx, dst, dstSize, src, srcSize);
+    return !ZSTD_isError(n) && n == dstSize;
+}
+
+} // namespace
+
+Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control)
+{
+    MappedStore file;
+    if (!file.open(path))
+        return fileError(path, "cannot be opened for reading");
+    const size_t fileSize = file.size();
+    if (control)
+        control->addTotal(fileSize);
+    auto bad = [&](const char *what) {
+        return fileError(path, std::string("is not a valid store: ") + what);
+    };
+    if (fileSize < kFixedHeaderBytes + 8)
+        return bad("too short");
+    const uint8_t *p = file.data();
+
+    if (std::memcmp(p, kMagic, 8) != 0)
+        return bad("wrong magic");
+    if (getU32(p + 8) != kVersion)
+        return bad("unsupported version");
+    if (getU32(p + 12) != 0)
+        return bad("unknown flags");
+    const uint64_t frameCount = getU64(p + 16);
+    if (frameCount == 0 || frameCount > (fileSize - kFixedHeaderBytes - 8) / 25)
+        return bad("bad frame count");
+    const size_t headerBytes = kFixedHeaderBytes + size_t(frameCount) * 16;
+    if (getU64(p + headerBytes) != fnv1a(p, headerBytes))
+        return bad("header checksum mismatch");
+    struct Frame
+    {
+        const uint8_t *src;
+        size_t compressed;
+        size_t raw;
+    };
+    std::vector<Frame> frames(frameCount);
+    uint64_t offset = headerBytes + 8;
+    uint64_t columnBytes = 0;
+    for (uint64_t i = 0; i < frameCount; ++i) {
+        const uint64_t compressed = getU64(p + kFixedHeaderBytes + i * 16);
+        const uint64_t raw = getU64(p + kFixedHeaderBytes + i * 16 + 8);
+        if (compressed > fileSize - offset)
+            return bad("frame past the end of the file");
+        if (i > 0 && (raw == 0 || raw > kChunkBytes))
+            return bad("bad frame size");
+        const unsigned long long bound = ZSTD_decompressBound(p + offset, size_t(compressed));
+        if (bound == ZSTD_CONTENTSIZE_ERROR || raw > bound)
+            return bad("corrupt frame");
+        frames[i] = {p + offset, size_t(compressed), size_t(raw)};
+        offset += compressed;
+        if (i > 0)
+            columnBytes += raw;
+    }
+    if (offset != fileSize)
+        return bad("trailing bytes");
+
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    std::unique_ptr<uint8_t[]> meta(new (std::nothrow) uint8_t[frames[0].raw + 1]);
+    if (!dctx || !meta
+        || !decompressFrame(dctx.get(), frames[0].src, frames[0].compressed, meta.get(),
+                            frames[0].raw)) {
+        return bad("corrupt meta frame");
+    }
+
+    auto trace = std::make_shared<Trace>();
+    MetaDecoder decoder(meta.get(), frames[0].raw, columnBytes);
+    if (!decoder.decode(*trace) || !decoder.budgetSpent())
+        return bad("inconsistent structure");
+    meta.reset();
+
+    // Column frames, in walk order, each column cut into kChunkBytes pieces.
+    struct Job
+    {
+        size_t frame;
+        uint8_t *dst;
+    };
+    std::vector<Job> jobs;
+    size_t frame = 1;
+    for (const Dest &d : decoder.dests) {
+        for (size_t o = 0; o < d.size; o += kChunkBytes, ++frame) {
+            if (frame >= frames.size() || frames[frame].raw != std::min(kChunkBytes, d.size - o))
+                return bad("frame layout does not match the structure");
+            jobs.push_back({frame, d.data + o});
+        }
+    }
+    if (frame != frames.size())
+        return bad("frame layout does not match the structure");
+
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto work = [&](ZSTD_DCtx *ctx) {
+        for (size_t i; (i = next.fetch_add(1)) < jobs.size() && !failed;) {
+            const Frame &fr = frames[jobs[i].frame];
+            if (control && control->cancelRequested()) {
+                failed = true;
+                return;
+            }
+            if (!decompressFrame(ctx, fr.src, fr.compressed, jobs[i].dst, fr.raw))
+                failed = true;
+            if (control)
+                control->addDone(fr.compressed);
+        }
+    };
+    std::thread helper;
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> helperCtx(nullptr, ZSTD_freeDCtx);
+    if (jobs.size() > 1) {
+        helperCtx.reset(ZSTD_createDCtx());
+        if (helperCtx)
+            helper = std::thread(work, helperCtx.get());
+    }
+    work(dctx.get());
+    if (helper.joinable())
+        helper.join();
+    if (control && control->cancelRequested())
+        return Result<std::shared_ptr<Trace>>::cancelled();
+    if (failed)
+        return bad("corrupt column frame (checksum mismatch)");
+    file.reset();
+
+    // Flows were packed; unpack them now that their frame is in.
+    trace->flows.resize(size_t(decoder.flowCount));
+    for (size_t i = 0; i < trace->flows.size(); ++i) {
+        const uint8_t *r = decoder.packedFlows.data() + i * kFlowRecordBytes;
+        Flow &fl = trace->flows[i];
+        fl.from = {getU32(r), getU32(r + 4), getU32(r + 8)};
+        fl.to = {getU32(r + 12), getU32(r + 16), getU32(r + 20)};
+        fl.id = getU64(r + 24);
+        fl.category = getU32(r + 32);
+    }
+    if (!validateTrace(*trace))
+        return bad("inconsistent contents");
+    return trace;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,277 @@
+// writeStoreFile(): serialises a Trace into the store file format described in storefile.h.
+
+#include "core/io/storecache.h"
+#include "core/io/storefile.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include <unistd.h>
+
+namespace tracedesk::core {
+
+namespace {
+
+using namespace storefile;
+
+struct Span
+{
+    const uint8_t *data;
+    size_t size;
+};
+
+class MetaEncoder
+{
+public:
+    MetaWriter meta;
+    std::vector<Span> columns;              // big columns, in walk order
+    std::vector<std::vector<uint8_t>> owned; // packed columns that do not exist in the Trace
+
+    template<typename T>
+    void column(const std::vector<T> &v)
+    {
+        meta.varint(v.size());
+        put(v.data(), v.size() * sizeof(T));
+    }
+    void bytes(const std::vector<uint8_t> &v) { column(v); }
+
+    void put(const void *data, size_t size)
+    {
+        if (size < kInlineBytes)
+            meta.raw(data, size);
+        else
+            columns.push_back({static_cast<const uint8_t *>(data), size});
+    }
+
+    void encode(const Trace &trace);
+
+private:
+    void encodeTrack(const Track &track);
+    void encodeFlows(const std::vector<Flow> &flows);
+    void encodeInfo(const LoadInfo &info);
+};
+
+void MetaEncoder::encode(const Trace &trace)
+{
+    meta.svarint(trace.begin);
+    meta.svarint(trace.end);
+    meta.svarint(trace.originPs);
+
+    meta.varint(trace.strings.size());
+    for (size_t i = 1; i < trace.strings.size(); ++i)
+        meta.string(trace.strings.view(StringId(i)));
+
+    meta.varint(trace.planes.size());
+    for (const Plane &p : trace.planes) {
+        meta.varint(p.name);
+        meta.varint(p.host);
+        meta.svarint(p.id);
+        meta.u8(uint8_t(p.kind));
+        meta.svarint(p.sortIndex);
+        meta.varint(p.stats);
+        column(p.tracks);
+    }
+
+    meta.varint(trace.kinds.size());
+    for (const EventKind &k : trace.kinds) {
+        meta.varint(k.name);
+        meta.varint(k.displayName);
+        meta.varint(k.category);
+        meta.varint(k.plane);
+        meta.varint(k.stats);
+        for (int64_t v : k.side)
+            meta.svarint(v);
+    }
+    bytes(trace.metaArgs.bytes());
+
+    meta.varint(trace.tracks.size());
+    for (const Track &t : trace.tracks)
+        encodeTrack(t);
+    encodeFlows(trace.flows);
+    encodeInfo(trace.info);
+    meta.varint(kMetaEndMarker);
+}
+
+void MetaEncoder::encodeTrack(const Track &t)
+{
+    meta.varint(t.plane);
+    meta.varint(t.name);
+    meta.svarint(t.sourceId);
+    meta.u8(uint8_t(t.type));
+    meta.svarint(t.sortIndex);
+    meta.svarint(t.begin);
+    meta.svarint(t.end);
+    meta.varint(t.sliceCount);
+    meta.varint(t.rows.size());
+    for (const Row &r : t.rows) {
+        uint32_t mask = 0;
+        for (int c = 0; c < kSideColumnCount; ++c) {
+            if (!r.side[c].empty())
+                mask |= 1u << c;
+        }
+        meta.varint(mask);
+        column(r.start);
+        column(r.duration);
+        column(r.kind);
+        column(r.args);
+        for (int c = 0; c < kSideColumnCount; ++c) {
+            if (mask & (1u << c))
+                column(r.side[c]);
+        }
+    }
+    column(t.counter.time);
+    column(t.counter.value);
+    meta.varint(t.aggregates.size());
+    for (const AggregateEvent &a : t.aggregates) {
+        meta.varint(a.kind);
+        meta.svarint(a.occurrences);
+        meta.svarint(a.duration);
+        meta.varint(a.args);
+    }
+    bytes(t.args.bytes());
+}
+
+void MetaEncoder::encodeFlows(const std::vector<Flow> &flows)
+{
+    std::vector<uint8_t> &packed = owned.emplace_back(flows.size() * kFlowRecordBytes);
+    uint8_t *p = packed.data();
+    for (const Flow &f : flows) {
+        const uint32_t refs[6] = {f.from.track, f.from.row, f.from.index,
+                                  f.to.track,   f.to.row,   f.to.index};
+        std::memcpy(p, refs, sizeof refs);
+        std::memcpy(p + 24, &f.id, 8);
+        const uint32_t tail[2] = {f.category, 0};
+        std::memcpy(p + 32, tail, 8);
+        p += kFlowRecordBytes;
+    }
+    meta.varint(flows.size());
+    put(packed.data(), packed.size());
+}
+
+void MetaEncoder::encodeInfo(const LoadInfo &info)
+{
+    meta.string(info.format);
+    meta.varint(info.sources.size());
+    for (const auto &s : info.sources)
+        meta.string(s);
+    meta.varint(info.hosts.size());
+    for (const auto &s : info.hosts)
+        meta.string(s);
+    meta.varint(info.sourceBytes);
+    meta.varint(info.xlines);
+    meta.varint(info.xevents);
+    meta.varint(info.recordsByPhase.size());
+    for (const auto &[phase, n] : info.recordsByPhase) {
+        meta.string(phase);
+        meta.varint(n);
+    }
+    meta.varint(info.warningCount);
+    meta.varint(info.warnings.size());
+    for (const auto &s : info.warnings)
+        meta.string(s);
+    meta.f64(info.loadSeconds);
+}
+
+void putU32(std::vector<uint8_t> &out, uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        out.push_back(uint8_t(v >> (8 * i)));
+}
+
+void putU64(std::vector<uint8_t> &out, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i)
+        out.push_back(uint8_t(v >> (8 * i)));
+}
+
+std::string temporaryPathFor(const std::string &path)
+{
+    static std::atomic<uint32_t> counter{0};
+    return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+}
+
+} // namespace
+
+Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
+{
+    MetaEncoder encoder;
+    encoder.encode(trace);
+
+    std::vector<Span> frames;
+    frames.push_back({encoder.meta.bytes().data(), encoder.meta.bytes().size()});
+    for (const Span &c : encoder.columns) {
+        for (size_t offset = 0; offset < c.size; offset += kChunkBytes)
+            frames.push_back({c.data + offset, std::min(kChunkBytes, c.size - offset)});
+    }
+
+    std::vector<std::vector<uint8_t>> compressed(frames.size());
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto work = [&] {
+        ZSTD_CCtx *cctx = ZSTD_createCCtx();
+        if (!cctx) {
+            failed = true;
+            return;
+        }
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+        for (size_t i; (i = next.fetch_add(1)) < frames.size() && !failed;) {
+            std::vector<uint8_t> &out = compressed[i];
+            out.resize(ZSTD_compressBound(frames[i].size));
+            const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), frames[i].data,
+                                            frames[i].size);
+            if (ZSTD_isError(n)) {
+                failed = true;
+                break;
+            }
+            out.resize(n);
+            out.shrink_to_fit();
+        }
+        ZSTD_freeCCtx(cctx);
+    };
+    const size_t threads = std::min<size_t>(2, frames.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto &t : pool)
+        t.join();
+    if (failed)
+        return fileError(path, "could not compress the store");
+
+    std::vector<uint8_t> header(kMagic, kMagic + 8);
+    putU32(header, kVersion);
+    putU32(header, 0);
+    putU64(header, frames.size());
+    for (size_t i = 0; i < frames.size(); ++i) {
+        putU64(header, compressed[i].size());
+        putU64(header, frames[i].size);
+    }
+    putU64(header, fnv1a(header.data(), header.size()));
+
+    const std::string temporary = temporaryPathFor(path);
+    std::FILE *f = std::fopen(temporary.c_str(), "wb");
+    if (!f)
+        return fileError(path, "cannot be created");
+    bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
+    for (size_t i = 0; ok && i < compressed.size(); ++i) {
+        ok = std::fwrite(compressed[i].data(), 1, compressed[i].size(), f) == compressed[i].size();
+        std::vector<uint8_t>().swap(compressed[i]);
+    }
+    ok = std::fclose(f) == 0 && ok;
+    std::error_code ec;
+    if (ok)
+        std::filesystem::rename(temporary, path, ec);
+    if (!ok || ec) {
+        std::filesystem::remove(temporary, ec);
+        return fileError(path, "could not be written (disk full or no permission?)");
+    }
+    return true;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,206 @@
+// tracedesk-cli end to end: help, version, summary --json, generate determinism, errors, bench.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runCli(const QStringList &args, const QString &cacheHome = {})
+{
+    QProcess p;
+    if (!cacheHome.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CACHE_HOME", cacheHome);
+        p.setProcessEnvironment(env);
+    }
+    p.start(QStringLiteral(TRACEDESK_CLI), args);
+    Run r;
+    if (!p.waitForFinished(300000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QJsonObject parseObject(const QByteArray &text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return {};
+    return doc.object();
+}
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void helpAndVersion()
+    {
+        const Run help = runCli({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("summary"));
+        QVERIFY(help.out.contains("generate"));
+        QVERIFY(help.out.contains("bench"));
+        const Run version = runCli({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("tracedesk-cli "));
+        const Run none = runCli({});
+        QCOMPARE(none.exitCode, 2);
+    }
+
+    void usageErrors()
+    {
+        const Run unknown = runCli({"frobnicate"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.startsWith("tracedesk-cli: "));
+        QCOMPARE(runCli({"summary"}).exitCode, 2);
+        QCOMPARE(runCli({"summary", "x", "--bogus"}).exitCode, 2);
+        QCOMPARE(runCli({"generate", "--events", "ten", "out"}).exitCode, 2);
+        QCOMPARE(runCli({"generate", "--events", "10", "--format", "csv", "out"}).exitCode, 2);
+        QCOMPARE(runCli({"bench"}).exitCode, 2);
+    }
+
+    void badInputIsExitOne()
+    {
+        QTemporaryDir dir;
+        const QString missing = dir.filePath("no-such-profile.xplane.pb");
+        const Run r = runCli({"summary", missing});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.startsWith("tracedesk-cli: "));
+        QVERIFY(r.err.contains(missing.toUtf8()));
+
+        const QString garbage = dir.filePath("garbage.bin");
+        QFile f(garbage);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\x01\x02\x03 not a profile");
+        f.close();
+        const Run g = runCli({"summary", garbage, "--no-cache"});
+        QCOMPARE(g.exitCode, 1);
+        QVERIFY(g.err.contains(garbage.toUtf8()));
+        const Run b = runCli({"bench", missing});
+        QCOMPARE(b.exitCode, 1);
+        QVERIFY(b.err.contains(missing.toUtf8()));
+    }
+
+    void generateIsDeterministic()
+    {
+        QTemporaryDir dir;
+        for (const QString format : {"xspace", "json"}) {
+            const QString a = dir.filePath("a." + format), b = dir.filePath("b." + format);
+            QCOMPARE(runCli({"generate", "--events", "2000", "--format", format, "--seed", "9", a})
+                         .exitCode,
+                     0);
+            QCOMPARE(runCli({"generate", "--events=2000", "--format", format, "--seed", "9", b})
+                         .exitCode,
+                     0);
+            QVERIFY(!fileBytes(a).isEmpty());
+            QCOMPARE(fileBytes(a), fileBytes(b));
+            const Run again = runCli({"generate", "--events", "2000", "--format", format, a});
+            QCOMPARE(again.exitCode, 1);
+            QVERIFY(again.err.contains("already exists"));
+            QCOMPARE(runCli({"generate", "--events", "2000", "--format", format, "--force", a})
+                         .exitCode,
+                     0);
+        }
+    }
+
+    void summaryJson_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("xspace") << "xspace" << "tiny.xplane.pb";
+        QTest::newRow("json") << "json" << "tiny.json";
+    }
+
+    void summaryJson()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        const Run gen = runCli({"generate", "--events", "3000", "--format", format, "--json", path});
+        QCOMPARE(gen.exitCode, 0);
+        const QJsonObject generated = parseObject(gen.out);
+        QVERIFY(generated.value("events").toDouble() >= 3000);
+
+        const Run r = runCli({"summary", path, "--json", "--no-cache"}, dir.filePath("cache"));
+        if (r.exitCode != 0 && r.err.contains("not implemented"))
+            QSKIP("reader not available yet");
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        QVERIFY2(!o.isEmpty(), r.out.constData());
+        for (const char *key : {"format", "sources", "hosts", "planes", "tracks", "events", "slices",
+                                "counter_samples", "flows", "time_span_ps", "warnings",
+                                "plane_list", "top_names"}) {
+            QVERIFY2(o.contains(key), key);
+        }
+        QCOMPARE(o.value("events").toDouble(), generated.value("events").toDouble());
+        QCOMPARE(o.value("slices").toDouble(), generated.value("slices").toDouble());
+        QCOMPARE(o.value("flows").toDouble(), generated.value("flows").toDouble());
+        QCOMPARE(o.value("time_span_ps").toDouble(), generated.value("time_span_ps").toDouble());
+        QVERIFY(o.value("plane_list").toArray().size() >= 2);
+        const QJsonArray top = o.value("top_names").toArray();
+        QVERIFY(!top.isEmpty() && top.size() <= 10);
+        QVERIFY(top.first().toObject().value("total_ps").toDouble() > 0);
+        if (format == "xspace") {
+            QCOMPARE(o.value("format").toString(), QString("xspace"));
+            QCOMPARE(o.value("xevents").toDouble(), generated.value("slices").toDouble());
+            QVERIFY(o.contains("xlines"));
+        } else {
+            QVERIFY(o.value("records_by_phase").isObject());
+            QCOMPARE(o.value("records_by_phase").toObject().value("X").toDouble(),
+                     generated.value("slices").toDouble());
+        }
+        // --no-cache left the (redirected) cache alone.
+        QVERIFY(!QFile::exists(dir.filePath("cache/tracedesk")));
+
+        const Run text = runCli({"summary", path, "--no-cache"});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("Time span:"));
+        QVERIFY(text.out.contains("Top names by total time:"));
+    }
+
+    void bench()
+    {
+        const Run r = runCli({"bench", "--generate", "20000", "--json"});
+        if (r.exitCode != 0 && r.err.contains("not implemented"))
+            QSKIP("reader not available yet");
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        QVERIFY2(!o.isEmpty(), r.out.constData());
+        QCOMPARE(o.value("format").toString(), QString("xspace"));
+        for (const char *key : {"events", "load_s", "events_per_s", "bytes_per_event",
+                                "peak_rss_bytes", "reopen_s", "naive_parse_s", "file_bytes",
+                                "store_bytes_per_event"}) {
+            QVERIFY2(o.value(key).isDouble(), key);
+            QVERIFY2(o.value(key).toDouble() > 0, key);
+        }
+        QVERIFY(o.value("events").toDouble() >= 20000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -18,6 +18,18 @@
 // before it decompresses a single column frame, and decompresses frames straight into the
 // final vectors on several threads. Nothing in a file is trusted: sizes, ids and row order
 // are checked, and any inconsistency is an error.
+//
+// Args refs and plane track lists are stored as wrapping differences between neighbours,
+// restarting in every frame so each frame decodes on its own: refs grow with the arena, so
+// their differences are tiny, and zstd both shrinks them (23 MB -> 0.1 MB for 10M events)
+// and decodes them three times faster. Measured and rejected: the same for row starts and
+// side columns (smaller files, but zstd decodes the differences at half the speed) and byte
+// shuffling. The coding of a column follows from its place in the walk, so it is not stored.
+//
+// Reading cost is dominated by zstd and by the page faults of the final vectors, so the reader
+// sizes columns on both threads (with transparent huge pages), then decompresses frame by
+// frame on both threads, and validates cheaply: args refs only have to lie inside their arena
+// because every args reader is bounds-checked.
 
 #include "core/model/trace.h"
 
@@ -31,12 +43,65 @@
 namespace tracedesk::core::storefile {
 
 inline constexpr char kMagic[8] = {'T', 'D', 'S', 'T', 'O', 'R', 'E', '\0'};
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
 inline constexpr size_t kInlineBytes = 64 * 1024;
 inline constexpr size_t kChunkBytes = 4 * 1024 * 1024;
 inline constexpr size_t kFixedHeaderBytes = 24;
 inline constexpr uint64_t kMetaEndMarker = 0x5444454e44ull; // "TDEND"
 inline constexpr size_t kFlowRecordBytes = 40;
+
+// How a column frame's bytes relate to the column's values.
+enum class Coding : uint8_t { Plain, Delta32, Delta64 };
+
+template<typename T>
+void deltaEncode(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    T previous = 0;
+    for (size_t o = 0; o + sizeof(T) <= bytes; o += sizeof(T)) {
+        T v;
+        std::memcpy(&v, src + o, sizeof(T));
+        const T d = T(v - previous);
+        std::memcpy(dst + o, &d, sizeof(T));
+        previous = v;
+    }
+}
+
+template<typename T>
+void deltaDecode(uint8_t *data, size_t bytes)
+{
+    T sum = 0;
+    for (size_t o = 0; o + sizeof(T) <= bytes; o += sizeof(T)) {
+        T d;
+        std::memcpy(&d, data + o, sizeof(T));
+        sum = T(sum + d);
+        std::memcpy(data + o, &sum, sizeof(T));
+    }
+}
+
+inline void encodeFrame(Coding coding, const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    if (coding == Coding::Delta32)
+        deltaEncode<uint32_t>(src, dst, bytes);
+    else if (coding == Coding::Delta64)
+        deltaEncode<uint64_t>(src, dst, bytes);
+    else
+        std::memcpy(dst, src, bytes);
+}
+
+inline void decodeFrame(Coding coding, uint8_t *data, size_t bytes)
+{
+    if (coding == Coding::Delta32)
+        deltaDecode<uint32_t>(data, bytes);
+    else if (coding == Coding::Delta64)
+        deltaDecode<uint64_t>(data, bytes);
+}
+
+// The coding the walk gives a column of T: differences for sorted-ish integer columns.
+template<typename T>
+constexpr Coding deltaCodingFor()
+{
+    return sizeof(T) == 8 ? Coding::Delta64 : sizeof(T) == 4 ? Coding::Delta32 : Coding::Plain;
+}
 
 inline uint64_t fnv1a(const void *data, size_t size, uint64_t hash = 0xcbf29ce484222325ull)
 {

@@ -6,7 +6,11 @@
 #define ZSTD_STATIC_LINKING_ONLY // ZSTD_decompressBound
 #include <zstd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstddef>
+#include <type_traits>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -23,11 +27,40 @@ namespace {
 
 using namespace storefile;
 
+// A column carried by frames. Its vector is sized by the worker that fills it, so the page
+// faults and zeroing of the allocation are spread over the threads too.
 struct Dest
 {
-    uint8_t *data;
+    void *vector;
+    uint8_t *(*resize)(void *vector, size_t count);
+    size_t count;
     size_t size;
+    Coding coding;
+    size_t firstFrame = 0;
 };
+
+// Big columns ask for transparent huge pages: one fault per 2 MiB instead of 512.
+template<typename T>
+uint8_t *resizeVector(void *vector, size_t count)
+{
+    auto &v = *static_cast<std::vector<T> *>(vector);
+    v.reserve(count);
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<uintptr_t>(v.data() + count)) & ~(kHuge - 1);
+    if (end > begin)
+        ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+    v.resize(count);
+    return reinterpret_cast<uint8_t *>(v.data());
+}
+
+// A packed flow record (storefilewriter.cpp) has the memory layout of Flow on little-endian
+// machines with the usual alignment, so flows then decompress straight into Trace::flows.
+constexpr bool kFlowsInPlace = std::endian::native == std::endian::little
+                               && std::is_trivially_copyable_v<Flow> && sizeof(SliceRef) == 12
+                               && sizeof(Flow) == kFlowRecordBytes && offsetof(Flow, from) == 0
+                               && offsetof(Flow, to) == 12 && offsetof(Flow, id) == 24
+                               && offsetof(Flow, category) == 32;
 
 uint64_t getU64(const uint8_t *p)
 {
@@ -56,16 +89,22 @@ public:
     uint64_t flowCount = 0;
 
     template<typename T>
-    bool column(std::vector<T> &v)
+    bool column(std::vector<T> &v, Coding coding = Coding::Plain)
     {
         const uint64_t n = in.varint();
         if (!in.ok() || n > std::numeric_limits<size_t>::max() / sizeof(T))
             return in.fail(), false;
-        return fill(v, n);
+        return fill(v, n, coding);
+    }
+    template<typename T>
+    bool deltaColumn(std::vector<T> &v)
+    {
+        return column(v, deltaCodingFor<T>());
     }
 
+    // The column's size is known now; a framed column's vector is only sized by a worker.
     template<typename T>
-    bool fill(std::vector<T> &v, uint64_t n)
+    bool fill(std::vector<T> &v, uint64_t n, Coding coding = Coding::Plain)
     {
         const uint64_t size = n * sizeof(T);
         if (size < kInlineBytes) {
@@ -78,13 +117,18 @@ public:
         if (size > m_budget - m_used)
             return in.fail(), false;
         m_used += size;
-        v.resize(size_t(n));
-        dests.push_back({reinterpret_cast<uint8_t *>(v.data()), size_t(size)});
+        dests.push_back({&v, &resizeVector<T>, size_t(n), size_t(size), coding});
         return true;
     }
 
     bool decode(Trace &trace);
     bool budgetSpent() const { return m_used == m_budget; }
+    // The element count of the next column, without consuming it.
+    uint64_t peekCount()
+    {
+        MetaReader copy = in;
+        return copy.varint();
+    }
 
 private:
     bool decodeTrack(Track &t);
@@ -115,7 +159,7 @@ bool MetaDecoder::decode(Trace &trace)
         p.kind = PlaneKind(in.u8());
         p.sortIndex = int32_t(in.svarint());
         p.stats = ArgsRef(in.varint());
-        if (!column(p.tracks) || uint8_t(p.kind) > uint8_t(PlaneKind::Other))
+        if (!deltaColumn(p.tracks) || uint8_t(p.kind) > uint8_t(PlaneKind::Other))
             return false;
     }
 
@@ -139,8 +183,12 @@ bool MetaDecoder::decode(Trace &trace)
     }
 
     flowCount = in.varint();
-    if (!in.ok() || flowCount > std::numeric_limits<size_t>::max() / kFlowRecordBytes
-        || !fill(packedFlows, flowCount * kFlowRecordBytes)) {
+    if (!in.ok() || flowCount > std::numeric_limits<size_t>::max() / kFlowRecordBytes)
+        return false;
+    if constexpr (kFlowsInPlace) {
+        if (!fill(trace.flows, flowCount))
+            return false;
+    } else if (!fill(packedFlows, flowCount * kFlowRecordBytes)) {
         return false;
     }
     return decodeInfo(trace.info) && in.varint() == kMetaEndMarker && in.ok()
@@ -164,20 +212,18 @@ bool MetaDecoder::decodeTrack(Track &t)
         const uint64_t mask = in.varint();
         if (mask >> kSideColumnCount)
             return false;
-        if (!column(r.start) || !column(r.duration) || !column(r.kind) || !column(r.args))
-            return false;
-        const size_t n = r.start.size();
-        if (r.duration.size() != n || r.kind.size() != n || r.args.size() != n)
+        const uint64_t n = peekCount();
+        if (!column(r.start) || peekCount() != n || !column(r.duration)
+            || peekCount() != n || !column(r.kind) || peekCount() != n || !deltaColumn(r.args))
             return false;
         for (int c = 0; c < kSideColumnCount; ++c) {
-            if ((mask & (1u << c)) && (!column(r.side[c]) || r.side[c].size() != n))
+            if ((mask & (1u << c)) && (peekCount() != n || !column(r.side[c])))
                 return false;
         }
     }
-    if (!column(t.counter.time) || !column(t.counter.value)
-        || t.counter.time.size() != t.counter.value.size()) {
+    const uint64_t samples = peekCount();
+    if (!column(t.counter.time) || peekCount() != samples || !column(t.counter.value))
         return false;
-    }
     t.aggregates.resize(in.count(4));
     for (AggregateEvent &a : t.aggregates) {
         a.kind = uint32_t(in.varint());
@@ -335,41 +381,69 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     meta.reset();
 
     // Column frames, in walk order, each column cut into kChunkBytes pieces.
-    struct Job
-    {
-        size_t frame;
-        uint8_t *dst;
-    };
-    std::vector<Job> jobs;
     size_t frame = 1;
-    for (const Dest &d : decoder.dests) {
+    for (Dest &d : decoder.dests) {
+        d.firstFrame = frame;
         for (size_t o = 0; o < d.size; o += kChunkBytes, ++frame) {
             if (frame >= frames.size() || frames[frame].raw != std::min(kChunkBytes, d.size - o))
                 return bad("frame layout does not match the structure");
-            jobs.push_back({frame, d.data + o});
         }
     }
     if (frame != frames.size())
         return bad("frame layout does not match the structure");
 
+    // Two passes on two threads: size every column (biggest first, so the zeroing and page
+    // faults of one huge column do not come last), then decompress frame by frame, which
+    // balances however unevenly the events are spread over tracks.
+    std::vector<const Dest *> columns;
+    for (const Dest &d : decoder.dests)
+        columns.push_back(&d);
+    std::sort(columns.begin(), columns.end(), [](const Dest *a, const Dest *b) {
+        return a->size > b->size;
+    });
+    struct Job
+    {
+        size_t frame;
+        size_t column;
+        size_t offset;
+    };
+    std::vector<Job> jobs;
+    std::vector<uint8_t *> data(columns.size(), nullptr);
+    for (size_t c = 0; c < columns.size(); ++c) {
+        for (size_t o = 0, f = columns[c]->firstFrame; o < columns[c]->size; o += kChunkBytes, ++f)
+            jobs.push_back({f, c, o});
+    }
+    std::atomic<size_t> nextColumn{0};
+    std::atomic<size_t> sized{0};
     std::atomic<size_t> next{0};
     std::atomic<bool> failed{false};
     auto work = [&](ZSTD_DCtx *ctx) {
+        for (size_t c; (c = nextColumn.fetch_add(1)) < columns.size();) {
+            data[c] = columns[c]->resize(columns[c]->vector, columns[c]->count);
+            sized.fetch_add(1, std::memory_order_release);
+        }
+        while (sized.load(std::memory_order_acquire) < columns.size())
+            std::this_thread::yield();
         for (size_t i; (i = next.fetch_add(1)) < jobs.size() && !failed;) {
-            const Frame &fr = frames[jobs[i].frame];
             if (control && control->cancelRequested()) {
                 failed = true;
                 return;
             }
-            if (!decompressFrame(ctx, fr.src, fr.compressed, jobs[i].dst, fr.raw))
+            const Job &job = jobs[i];
+            const Frame &fr = frames[job.frame];
+            uint8_t *dst = data[job.column] + job.offset;
+            if (!decompressFrame(ctx, fr.src, fr.compressed, dst, fr.raw)) {
                 failed = true;
+                return;
+            }
+            decodeFrame(columns[job.column]->coding, dst, fr.raw);
             if (control)
                 control->addDone(fr.compressed);
         }
     };
     std::thread helper;
     std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> helperCtx(nullptr, ZSTD_freeDCtx);
-    if (jobs.size() > 1) {
+    if (columns.size() > 0) {
         helperCtx.reset(ZSTD_createDCtx());
         if (helperCtx)
             helper = std::thread(work, helperCtx.get());
@@ -381,11 +455,26 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
         return Result<std::shared_ptr<Trace>>::cancelled();
     if (failed)
         return bad("corrupt column frame (checksum mismatch)");
+    // Row columns were sized by the workers; every column of a row must have the same length.
+    for (const Track &t : trace->tracks) {
+        for (const Row &r : t.rows) {
+            const size_t n = r.start.size();
+            if (r.duration.size() != n || r.kind.size() != n || r.args.size() != n)
+                return bad("inconsistent structure");
+            for (const auto &side : r.side) {
+                if (!side.empty() && side.size() != n)
+                    return bad("inconsistent structure");
+            }
+        }
+        if (t.counter.time.size() != t.counter.value.size())
+            return bad("inconsistent structure");
+    }
     file.reset();
 
-    // Flows were packed; unpack them now that their frame is in.
-    trace->flows.resize(size_t(decoder.flowCount));
-    for (size_t i = 0; i < trace->flows.size(); ++i) {
+    // Flows were packed; unpack them now that their frame is in (unless read in place).
+    if (!kFlowsInPlace)
+        trace->flows.resize(size_t(decoder.flowCount));
+    for (size_t i = 0; !kFlowsInPlace && i < trace->flows.size(); ++i) {
         const uint8_t *r = decoder.packedFlows.data() + i * kFlowRecordBytes;
         Flow &fl = trace->flows[i];
         fl.from = {getU32(r), getU32(r + 4), getU32(r + 8)};

@@ -18,97 +18,12 @@ bool isStringColumn(int column)
     return c == SideColumn::HloOp || c == SideColumn::HloModule || c == SideColumn::FrameworkOp;
 }
 
-// ArgsArena::readVarint, inlined: this loop runs once per stored arg.
-inline const uint8_t *readVarint(const uint8_t *p, const uint8_t *end, uint64_t *out)
+// Args are checked lazily: ArgsArena::forEach and find() bound every read by the arena, so a
+// reference only has to point inside its arena.
+bool validArgs(ArgsRef ref, const ArgsArena &arena)
 {
-    if (p < end && *p < 0x80) {
-        *out = *p;
-        return p + 1;
-    }
-    return ArgsArena::readVarint(p, end, out);
+    return ref <= arena.size();
 }
-
-// One args record at `offset`: keys and string refs in range, values within the arena.
-bool validRecord(const std::vector<uint8_t> &bytes, size_t offset, size_t strings, size_t *next)
-{
-    const uint8_t *p = bytes.data() + offset;
-    const uint8_t *end = bytes.data() + bytes.size();
-    uint64_t count = 0;
-    if (!(p = readVarint(p, end, &count)) || count > size_t(end - p))
-        return false;
-    for (uint64_t k = 0; k < count; ++k) {
-        uint64_t key = 0, x = 0;
-        if (!(p = readVarint(p, end, &key)) || key >= strings || p >= end)
-            return false;
-        const auto type = ArgType(*p++);
-        switch (type) {
-        case ArgType::Int:
-        case ArgType::UInt:
-        case ArgType::Bool:
-            if (!(p = readVarint(p, end, &x)))
-                return false;
-            break;
-        case ArgType::StringRef:
-            if (!(p = readVarint(p, end, &x)) || x >= strings)
-                return false;
-            break;
-        case ArgType::Double:
-            if (end - p < 8)
-                return false;
-            p += 8;
-            break;
-        case ArgType::String:
-        case ArgType::Bytes:
-            if (!(p = readVarint(p, end, &x)) || x > uint64_t(end - p))
-                return false;
-            p += x;
-            break;
-        default:
-            return false;
-        }
-    }
-    *next = size_t(p - bytes.data());
-    return true;
-}
-
-// Validates refs into an arena. Writers append whole records back to back, so one walk marks
-// every record start; an arena that does not walk cleanly is checked ref by ref instead.
-class ArenaChecker
-{
-public:
-    ArenaChecker(const ArgsArena &arena, size_t strings) : m_bytes(arena.bytes()), m_strings(strings)
-    {
-        m_isStart.assign(m_bytes.size() / 64 + 1, 0);
-        size_t offset = 0;
-        while (offset < m_bytes.size()) {
-            size_t next = 0;
-            if (!validRecord(m_bytes, offset, m_strings, &next)) {
-                m_walked = false;
-                return;
-            }
-            m_isStart[offset >> 6] |= uint64_t(1) << (offset & 63);
-            offset = next;
-        }
-    }
-
-    bool check(ArgsRef ref) const
-    {
-        if (ref == kNoArgs)
-            return true;
-        if (ref > m_bytes.size())
-            return false;
-        if (m_walked)
-            return (m_isStart[(ref - 1) >> 6] >> ((ref - 1) & 63)) & 1;
-        size_t next = 0;
-        return validRecord(m_bytes, ref - 1, m_strings, &next);
-    }
-
-private:
-    const std::vector<uint8_t> &m_bytes;
-    size_t m_strings;
-    std::vector<uint64_t> m_isStart;   // one bit per arena byte
-    bool m_walked = true;
-};
 
 bool validTrack(const Trace &trace, uint32_t index)
 {
@@ -116,7 +31,6 @@ bool validTrack(const Trace &trace, uint32_t index)
     const size_t strings = trace.strings.size();
     if (t.plane >= trace.planes.size() || t.name >= strings || t.begin > t.end)
         return false;
-    const ArenaChecker args(t.args, strings);
     uint64_t slices = 0;
     for (const Row &r : t.rows) {
         const size_t n = r.size();
@@ -127,7 +41,7 @@ bool validTrack(const Trace &trace, uint32_t index)
                 return false;
             if (i > 0 && r.start[i - 1] + r.duration[i - 1] > r.start[i])
                 return false;
-            if (r.kind[i] >= trace.kinds.size() || !args.check(r.args[i]))
+            if (r.kind[i] >= trace.kinds.size() || !validArgs(r.args[i], t.args))
                 return false;
         }
         for (int c = 0; c < kSideColumnCount; ++c) {
@@ -144,7 +58,7 @@ bool validTrack(const Trace &trace, uint32_t index)
     if (!std::is_sorted(t.counter.time.begin(), t.counter.time.end()))
         return false;
     for (const AggregateEvent &a : t.aggregates) {
-        if (a.kind >= trace.kinds.size() || !args.check(a.args))
+        if (a.kind >= trace.kinds.size() || !validArgs(a.args, t.args))
             return false;
     }
     return true;
@@ -160,20 +74,21 @@ bool validSlice(const Trace &trace, const SliceRef &s)
 bool validateTrace(const Trace &trace)
 {
     const size_t strings = trace.strings.size();
-    const ArenaChecker meta(trace.metaArgs, strings);
     std::vector<uint8_t> owned(trace.tracks.size(), 0);
     for (const Plane &p : trace.planes) {
-        if (p.name >= strings || p.host >= strings || !meta.check(p.stats))
+        if (p.name >= strings || p.host >= strings || !validArgs(p.stats, trace.metaArgs))
             return false;
         for (uint32_t t : p.tracks) {
-            if (t >= trace.tracks.size() || owned[t] || trace.tracks[t].plane != uint32_t(&p - trace.planes.data()))
+            const auto plane = uint32_t(&p - trace.planes.data());
+            if (t >= trace.tracks.size() || owned[t] || trace.tracks[t].plane != plane)
                 return false;
             owned[t] = 1;
         }
     }
     for (const EventKind &k : trace.kinds) {
         if (k.name >= strings || k.displayName >= strings || k.category >= strings
-            || k.plane >= std::max<size_t>(trace.planes.size(), 1) || !meta.check(k.stats)) {
+            || k.plane >= std::max<size_t>(trace.planes.size(), 1)
+            || !validArgs(k.stats, trace.metaArgs)) {
             return false;
         }
         for (int c = 0; c < kSideColumnCount; ++c) {

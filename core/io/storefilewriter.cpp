@@ -19,10 +19,14 @@ namespace {
 
 using namespace storefile;
 
+// Level 1: higher levels shrink the file a little but neither write nor read faster.
+constexpr int kLevel = 1;
+
 struct Span
 {
     const uint8_t *data;
     size_t size;
+    Coding coding = Coding::Plain;
 };
 
 class MetaEncoder
@@ -33,19 +37,25 @@ public:
     std::vector<std::vector<uint8_t>> owned; // packed columns that do not exist in the Trace
 
     template<typename T>
-    void column(const std::vector<T> &v)
+    void column(const std::vector<T> &v, Coding coding = Coding::Plain)
     {
         meta.varint(v.size());
-        put(v.data(), v.size() * sizeof(T));
+        put(v.data(), v.size() * sizeof(T), coding);
+    }
+    template<typename T>
+    void deltaColumn(const std::vector<T> &v)
+    {
+        column(v, deltaCodingFor<T>());
     }
     void bytes(const std::vector<uint8_t> &v) { column(v); }
 
-    void put(const void *data, size_t size)
+    // Inline columns stay plain: they are small and read with the meta stream.
+    void put(const void *data, size_t size, Coding coding = Coding::Plain)
     {
         if (size < kInlineBytes)
             meta.raw(data, size);
         else
-            columns.push_back({static_cast<const uint8_t *>(data), size});
+            columns.push_back({static_cast<const uint8_t *>(data), size, coding});
     }
 
     void encode(const Trace &trace);
@@ -74,7 +84,7 @@ void MetaEncoder::encode(const Trace &trace)
         meta.u8(uint8_t(p.kind));
         meta.svarint(p.sortIndex);
         meta.varint(p.stats);
-        column(p.tracks);
+        deltaColumn(p.tracks);
     }
 
     meta.varint(trace.kinds.size());
@@ -118,7 +128,7 @@ void MetaEncoder::encodeTrack(const Track &t)
         column(r.start);
         column(r.duration);
         column(r.kind);
-        column(r.args);
+        deltaColumn(r.args);
         for (int c = 0; c < kSideColumnCount; ++c) {
             if (mask & (1u << c))
                 column(r.side[c]);
@@ -206,7 +216,7 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
     frames.push_back({encoder.meta.bytes().data(), encoder.meta.bytes().size()});
     for (const Span &c : encoder.columns) {
         for (size_t offset = 0; offset < c.size; offset += kChunkBytes)
-            frames.push_back({c.data + offset, std::min(kChunkBytes, c.size - offset)});
+            frames.push_back({c.data + offset, std::min(kChunkBytes, c.size - offset), c.coding});
     }
 
     std::vector<std::vector<uint8_t>> compressed(frames.size());
@@ -218,13 +228,20 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
             failed = true;
             return;
         }
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kLevel);
         ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+        std::vector<uint8_t> coded;
         for (size_t i; (i = next.fetch_add(1)) < frames.size() && !failed;) {
+            const Span &frame = frames[i];
+            const uint8_t *src = frame.data;
+            if (frame.coding != Coding::Plain) {
+                coded.resize(frame.size);
+                encodeFrame(frame.coding, frame.data, coded.data(), frame.size);
+                src = coded.data();
+            }
             std::vector<uint8_t> &out = compressed[i];
-            out.resize(ZSTD_compressBound(frames[i].size));
-            const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), frames[i].data,
-                                            frames[i].size);
+            out.resize(ZSTD_compressBound(frame.size));
+            const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), src, frame.size);
             if (ZSTD_isError(n)) {
                 failed = true;
                 break;

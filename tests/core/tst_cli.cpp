@@ -199,6 +199,23 @@ private slots:
             QVERIFY2(o.value(key).toDouble() > 0, key);
         }
         QVERIFY(o.value("events").toDouble() >= 20000);
+        // Timeline stages: medians in milliseconds (0 is possible for a very fast frame).
+        for (const char *key : {"frame_build_ms_out", "frame_build_ms_mid", "frame_build_ms_in",
+                                "search_ms", "lod_index_build_ms"}) {
+            QVERIFY2(o.value(key).isDouble(), key);
+            QVERIFY2(o.value(key).toDouble() >= 0, key);
+        }
+        // The query comes from the most frequent slice name, so it matches some slices.
+        QVERIFY(!o.value("search_query").toString().isEmpty());
+        QVERIFY(o.value("search_matches").toDouble() > 0);
+        QVERIFY(o.value("search_matches").toDouble() <= o.value("events").toDouble());
+
+        const Run text = runCli({"bench", "--generate", "5000"});
+        QCOMPARE(text.exitCode, 0);
+        for (const char *label : {"frame_build_ms_out:", "frame_build_ms_mid:",
+                                  "frame_build_ms_in:", "search_ms:", "search query:"}) {
+            QVERIFY2(text.out.contains(label), label);
+        }
     }
 };
 

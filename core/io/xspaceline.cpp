@@ -123,7 +123,8 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
             if (g.number == 4) {
                 if (!decodeStat(g, &stat, *err))
                     return false;
-                const StatOutcome out = applyStat(stat, tables.stats, args, side, intern);
+                const StatOutcome out = applyStat(stat, tables.stats, args, side, intern,
+                                                         StatStorage::SideOnly);
                 m_counters.unknownStats += out.unknownMetadata ? 1 : 0;
                 if (out.hasFlow) {
                     const XFlowParts x = splitXFlow(out.flow);

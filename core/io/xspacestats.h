@@ -128,11 +128,16 @@ struct StatOutcome
     uint64_t flow = 0;
 };
 
+// Where a stat's value is kept. Per-event integer stats that feed a side column (group_id,
+// correlation_id, ...) and flow stats live only in the side column / the flow table: they are the
+// bulk of per-event stats, and Trace::forEachArg shows side values again as args.
+enum class StatStorage { Args, SideOnly };
+
 // Appends a decoded stat to `args` and routes typed values into `side`. `intern` maps a string
 // value to a StringId (callers pick the thread-safe flavour they need).
 template<typename Intern>
 StatOutcome applyStat(const StatValue &v, const StatTable &table, ArgsArena::Writer &args,
-                      SideValues &side, Intern &&intern)
+                      SideValues &side, Intern &&intern, StatStorage storage = StatStorage::Args)
 {
     StatOutcome out;
     const StatInfo *info = table.find(v.metadataId);
@@ -141,6 +146,17 @@ StatOutcome applyStat(const StatValue &v, const StatTable &table, ArgsArena::Wri
         return out;
     }
     int64_t integer = 0;
+    if (storage == StatStorage::SideOnly && v.integer(&integer)) {
+        if (info->flow) {
+            out.hasFlow = true;
+            out.flow = uint64_t(integer);
+            return out;
+        }
+        if (info->side >= 0 && !info->stringSide && !info->weakSide) {
+            side.set(info->side, integer, false);
+            return out;
+        }
+    }
     switch (v.type) {
     case StatValue::Type::None:
         return out;

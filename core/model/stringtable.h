@@ -30,7 +30,11 @@ public:
     // kEmptyString-or-id lookup without inserting; returns false when absent.
     bool find(std::string_view text, StringId *id) const;
 
-    std::string_view view(StringId id) const { return m_views[id]; }
+    // Out-of-range ids (only a corrupt store file could hold one) read as the empty string.
+    std::string_view view(StringId id) const
+    {
+        return id < m_views.size() ? m_views[id] : std::string_view();
+    }
     size_t size() const { return m_views.size(); }
     // Bytes held by characters, views and the index (for memory accounting).
     size_t memoryBytes() const;

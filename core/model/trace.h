@@ -8,6 +8,7 @@
 // (`originPs` is the absolute time of 0 when the source told us, e.g. XSpace profile start).
 
 #include "core/model/argsarena.h"
+#include "core/model/sidecolumn.h"
 #include "core/model/stringtable.h"
 #include "core/model/track.h"
 
@@ -69,12 +70,38 @@ public:
     // The slice's own value, else its kind's, else kNoValue.
     int64_t side(SliceRef s, SideColumn column) const;
 
-    // Visits the slice's own args, then its kind's stats (the XSpace reading rule).
+    // Visits the slice's own args, then the numeric values it keeps only in side columns (shown
+    // under their stat names unless an own arg already carries that name), then its kind's stats
+    // (the XSpace reading rule: event first, then metadata).
     template<typename F>
     void forEachArg(SliceRef s, F &&f) const
     {
         const Row &r = row(s);
-        tracks[s.track].args.forEach(r.args[s.index], f);
+        std::array<StringId, kSideColumnCount> names{};
+        uint32_t named = 0;
+        for (int c = 0; c < kSideColumnCount; ++c) {
+            const auto column = SideColumn(c);
+            if (!sideColumnHoldsString(column) && !r.side[size_t(c)].empty()
+                && r.side[size_t(c)][s.index] != kNoValue
+                && strings.find(sideColumnStatName(column), &names[size_t(c)]))
+                named |= 1u << c;
+        }
+        tracks[s.track].args.forEach(r.args[s.index], [&](const ArgValue &v) {
+            for (int c = 0; c < kSideColumnCount; ++c) {
+                if ((named & (1u << c)) && names[size_t(c)] == v.key)
+                    named &= ~(1u << c);
+            }
+            f(v);
+        });
+        for (int c = 0; c < kSideColumnCount; ++c) {
+            if (!(named & (1u << c)))
+                continue;
+            ArgValue v;
+            v.key = names[size_t(c)];
+            v.type = ArgType::Int;
+            v.i = r.side[size_t(c)][s.index];
+            f(static_cast<const ArgValue &>(v));
+        }
         metaArgs.forEach(kinds[r.kind[s.index]].stats, f);
     }
 

@@ -164,33 +164,115 @@ void TraceBuilder::resolveFlows()
         *out = *best;
         return true;
     };
-    std::stable_sort(eps.begin(), eps.end(), [](const FlowEndpoint &a, const FlowEndpoint &b) {
-        if (a.category != b.category)
-            return a.category < b.category;
-        if (a.id != b.id)
-            return a.id < b.id;
-        return a.time < b.time;
-    });
-    uint64_t unbound = 0;
-    for (size_t i = 0; i < eps.size();) {
-        size_t j = i;
-        while (j < eps.size() && eps[j].category == eps[i].category && eps[j].id == eps[i].id)
-            ++j;
-        bool havePrev = false;
-        SliceRef prev;
-        for (size_t k = i; k < j; ++k) {
-            SliceRef here;
-            if (!sliceFor(eps[k], &here)) {
-                ++unbound;
-                continue;
-            }
-            if (havePrev && eps[k].phase != FlowPhase::Start && !(here == prev))
-                trace.flows.push_back(Flow{prev, here, eps[k].id, eps[k].category});
-            prev = here;
-            havePrev = eps[k].phase != FlowPhase::End;
-        }
-        i = j;
+    // Endpoints are grouped by (category, id) and chained in time order. Groups are spread over
+    // buckets by a hash of their key so the sort and the chaining run on every core; within a
+    // bucket the arrival index breaks ties, which keeps the result deterministic.
+    struct Key
+    {
+        uint64_t id;
+        TimePs time;
+        StringId category;
+        uint32_t index;
+        SliceRef slice;
+        FlowPhase phase;
+    };
+    // Resolve every endpoint in arrival order first: endpoints on staged slices arrive in staging
+    // order, so their placement lookups walk memory forwards instead of jumping around.
+    std::vector<SliceRef> resolved(eps.size());
+    std::vector<uint8_t> bound(eps.size(), 0);
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    {
+        const size_t chunk = (eps.size() + threads - 1) / threads;
+        auto resolveRange = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i)
+                bound[i] = sliceFor(eps[i], &resolved[i]) ? 1 : 0;
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t)
+            pool.emplace_back(resolveRange, std::min(eps.size(), t * chunk),
+                              std::min(eps.size(), (t + 1) * chunk));
+        resolveRange(0, std::min(eps.size(), chunk));
+        for (auto &t : pool)
+            t.join();
     }
+    // A fixed bucket count keeps the flow order the same on every machine.
+    const size_t bucketCount = eps.size() < 100000 ? 1 : 16;
+    std::vector<std::vector<Key>> buckets(bucketCount);
+    uint64_t unbound = 0;
+    for (uint32_t i = 0; i < eps.size(); ++i) {
+        if (!bound[i]) {
+            ++unbound;
+            continue;
+        }
+        const uint64_t h = (eps[i].id * 0x9E3779B97F4A7C15ull) ^ eps[i].category;
+        buckets[(h >> 32) % bucketCount].push_back(
+            {eps[i].id, eps[i].time, eps[i].category, i, resolved[i], eps[i].phase});
+    }
+    resolved = {};
+    bound = {};
+    eps = {};
+    std::vector<std::vector<Flow>> flowsPerBucket(bucketCount);
+    auto chain = [&](size_t b) {
+        const auto &keys = buckets[b];
+        // Sort compact (id, category, position) triples; the 40-byte keys never move. Keys are in
+        // arrival order, so equal (category, id) runs come out in arrival order and only the
+        // (small) runs need ordering by time.
+        struct Order
+        {
+            uint64_t id;
+            StringId category;
+            uint32_t pos;
+        };
+        std::vector<Order> order(keys.size());
+        for (uint32_t k = 0; k < keys.size(); ++k)
+            order[k] = {keys[k].id, keys[k].category, k};
+        std::sort(order.begin(), order.end(), [](const Order &x, const Order &y) {
+            if (x.id != y.id)
+                return x.id < y.id;
+            if (x.category != y.category)
+                return x.category < y.category;
+            return x.pos < y.pos;
+        });
+        for (size_t i = 0; i < order.size();) {
+            size_t j = i;
+            while (j < order.size() && order[j].category == order[i].category
+                   && order[j].id == order[i].id)
+                ++j;
+            std::stable_sort(order.begin() + long(i), order.begin() + long(j),
+                             [&](const Order &x, const Order &y) {
+                                 return keys[x.pos].time < keys[y.pos].time;
+                             });
+            bool havePrev = false;
+            SliceRef prev;
+            for (size_t k = i; k < j; ++k) {
+                const Key &ep = keys[order[k].pos];
+                if (havePrev && ep.phase != FlowPhase::Start && !(ep.slice == prev))
+                    flowsPerBucket[b].push_back(Flow{prev, ep.slice, ep.id, ep.category});
+                prev = ep.slice;
+                havePrev = ep.phase != FlowPhase::End;
+            }
+            i = j;
+        }
+        buckets[b] = {};
+    };
+    std::atomic<size_t> nextBucket{0};
+    auto work = [&] {
+        for (size_t b; (b = nextBucket.fetch_add(1)) < bucketCount;)
+            chain(b);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<size_t>(threads, bucketCount); ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto &t : pool)
+        t.join();
+
+    size_t total = 0;
+    for (size_t b = 0; b < bucketCount; ++b)
+        total += flowsPerBucket[b].size();
+    trace.flows.reserve(total);
+    for (auto &bucket : flowsPerBucket)
+        trace.flows.insert(trace.flows.end(), bucket.begin(), bucket.end());
     if (unbound > 0)
         trace.info.warn(std::to_string(unbound) + " flow endpoint(s) matched no slice");
     eps.clear();

@@ -8,6 +8,7 @@ namespace tracedesk::core {
 
 void TrackBuilder::reserve(size_t n)
 {
+    m_reserved = n;
     m_start.reserve(n);
     m_duration.reserve(n);
     m_kind.reserve(n);
@@ -33,7 +34,13 @@ uint32_t TrackBuilder::addSlice(TimePs start, TimePs duration, uint32_t kind, Ar
 
 void TrackBuilder::setSide(uint32_t staged, SideColumn column, int64_t value)
 {
-    m_side.push_back({staged, uint8_t(column), value});
+    auto &staging = m_side[size_t(column)];
+    if (staging.size() <= staged) {
+        if (staging.empty())
+            staging.reserve(std::max(m_reserved, size_t(staged) + 1));
+        staging.resize(std::max(m_start.size(), size_t(staged) + 1), kNoValue);
+    }
+    staging[staged] = value;
 }
 
 void TrackBuilder::addCounterSample(TimePs time, double value)
@@ -108,7 +115,10 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         where->assign(n, Placement{0, 0});
     // Staged index -> position, needed to place side values.
     std::vector<Placement> placed;
-    const bool needPlacement = where || !m_side.empty();
+    bool anySide = false;
+    for (const auto &column : m_side)
+        anySide = anySide || !column.empty();
+    const bool needPlacement = where || anySide;
     if (needPlacement && !where)
         placed.resize(n);
     std::vector<Placement> &pos = where ? *where : placed;
@@ -122,14 +132,22 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         row.kind.push_back(m_kind[e]);
         row.args.push_back(m_args[e]);
     }
-    for (const SideEntry &entry : m_side) {
-        if (entry.staged >= n)
+    for (size_t c = 0; c < m_side.size(); ++c) {
+        const auto &staging = m_side[c];
+        if (staging.empty())
             continue;
-        const Placement p = pos[entry.staged];
-        auto &column = rows[p.row].side[entry.column];
-        if (column.empty())
-            column.assign(rows[p.row].size(), kNoValue);
-        column[p.index] = entry.value;
+        for (Row &row : rows)
+            row.side[c].assign(row.size(), kNoValue);
+        for (size_t e = 0; e < staging.size() && e < n; ++e) {
+            if (staging[e] != kNoValue)
+                rows[pos[e].row].side[c][pos[e].index] = staging[e];
+        }
+        // Rows whose slices carry no value of this column keep no column at all.
+        for (Row &row : rows) {
+            auto &column = row.side[c];
+            if (std::all_of(column.begin(), column.end(), [](int64_t v) { return v == kNoValue; }))
+                column = {};
+        }
     }
 
     m_track.sliceCount = n;
@@ -168,7 +186,8 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     m_duration = {};
     m_kind = {};
     m_args = {};
-    m_side = {};
+    for (auto &column : m_side)
+        column = {};
     m_track.args.shrinkToFit();
 }
 

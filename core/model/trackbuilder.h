@@ -13,6 +13,7 @@
 
 #include "core/model/track.h"
 
+#include <array>
 #include <vector>
 
 namespace tracedesk::core {
@@ -46,19 +47,15 @@ public:
     void finish(std::vector<Placement> *where = nullptr);
 
 private:
-    struct SideEntry
-    {
-        uint32_t staged;
-        uint8_t column;
-        int64_t value;
-    };
 
     Track &m_track;
     std::vector<TimePs> m_start;
     std::vector<TimePs> m_duration;
     std::vector<uint32_t> m_kind;
     std::vector<ArgsRef> m_args;
-    std::vector<SideEntry> m_side;
+    // Staged side values, one column per SideColumn that any slice of this track carries.
+    std::array<std::vector<int64_t>, kSideColumnCount> m_side;
+    size_t m_reserved = 0;
     uint64_t m_badDurations = 0;
 };
 

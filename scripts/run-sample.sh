@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds TraceDesk, makes the bundled sample profile and opens it.
+# Installs dependencies, builds TraceDesk and opens the bundled sample profile.
 # Usage: scripts/run-sample.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,9 +8,7 @@ build=${1:-build}
 bash packaging/install-deps.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
-sample="$build/sample/plugins/profile/2024_01_01_00_00_00/sample-host.xplane.pb"
-if [ ! -f "$sample" ]; then
-    mkdir -p "$(dirname "$sample")"
-    "$build/app/tracedesk-cli" generate --events 200000 --format xspace --seed 7 "$sample"
-fi
-exec "$build/app/tracedesk" "$build/sample"
+# The sample is a run folder: resources/sample/plugins/profile/<run>/sample-host.xplane.pb, made by
+# `tracedesk-cli generate --events 50000 --format xspace --seed 7` (tests/core/tst_sample.cpp
+# checks that it still is).
+exec "$build/app/tracedesk" resources/sample

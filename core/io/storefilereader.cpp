@@ -214,7 +214,8 @@ bool MetaDecoder::decodeTrack(Track &t)
             return false;
         const uint64_t n = peekCount();
         if (!column(r.start) || peekCount() != n || !column(r.duration)
-            || peekCount() != n || !column(r.kind) || peekCount() != n || !deltaColumn(r.args))
+            || peekCount() != n || !column(r.kind) || (peekCount() != n && peekCount() != 0)
+            || !deltaColumn(r.args))
             return false;
         for (int c = 0; c < kSideColumnCount; ++c) {
             if ((mask & (1u << c)) && (peekCount() != n || !column(r.side[c])))
@@ -459,7 +460,7 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     for (const Track &t : trace->tracks) {
         for (const Row &r : t.rows) {
             const size_t n = r.start.size();
-            if (r.duration.size() != n || r.kind.size() != n || r.args.size() != n)
+            if (r.duration.size() != n || r.kind.size() != n || (r.args.size() != n && !r.args.empty()))
                 return bad("inconsistent structure");
             for (const auto &side : r.side) {
                 if (!side.empty() && side.size() != n)

@@ -86,7 +86,7 @@ public:
                 && strings.find(sideColumnStatName(column), &names[size_t(c)]))
                 named |= 1u << c;
         }
-        tracks[s.track].args.forEach(r.args[s.index], [&](const ArgValue &v) {
+        tracks[s.track].args.forEach(r.argsAt(s.index), [&](const ArgValue &v) {
             for (int c = 0; c < kSideColumnCount; ++c) {
                 if ((named & (1u << c)) && names[size_t(c)] == v.key)
                     named &= ~(1u << c);

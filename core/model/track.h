@@ -20,12 +20,13 @@ struct Row
     std::vector<TimePs> start;
     std::vector<TimePs> duration;
     std::vector<uint32_t> kind;   // index into Trace::kinds
-    std::vector<ArgsRef> args;    // into the owning Track's arena
+    std::vector<ArgsRef> args;    // into the owning Track's arena; empty when no slice has args
     // Each column is empty, or has one entry per slice (kNoValue where absent).
     std::array<std::vector<int64_t>, kSideColumnCount> side;
 
     size_t size() const { return start.size(); }
     TimePs end(size_t i) const { return start[i] + duration[i]; }
+    ArgsRef argsAt(size_t i) const { return args.empty() ? kNoArgs : args[i]; }
     size_t memoryBytes() const;
 };
 

@@ -132,6 +132,11 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         row.kind.push_back(m_kind[e]);
         row.args.push_back(m_args[e]);
     }
+    // A row none of whose slices has args keeps no args column (most device rows).
+    for (Row &row : rows) {
+        if (std::all_of(row.args.begin(), row.args.end(), [](ArgsRef a) { return a == kNoArgs; }))
+            row.args = {};
+    }
     for (size_t c = 0; c < m_side.size(); ++c) {
         const auto &staging = m_side[c];
         if (staging.empty())

@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(track->rows[0].duration[1], 3 * kUs);
         // E args are merged into the slice.
         ArgValue k;
-        QVERIFY(track->args.find(track->rows[1].args[0], t->strings.intern("k"), &k));
+        QVERIFY(track->args.find(track->rows[1].argsAt(0), t->strings.intern("k"), &k));
         QCOMPARE(k.i, int64_t(7));
         // One E without B, one B without E.
         QCOMPARE(t->info.warningCount, uint64_t(2));

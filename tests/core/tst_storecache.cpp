@@ -214,7 +214,7 @@ private slots:
         StringId note = 0;
         QVERIFY(loaded.strings.find("note", &note));
         ArgValue v;
-        QVERIFY(loaded.tracks[0].args.find(loaded.tracks[0].rows[0].args[0], note, &v));
+        QVERIFY(loaded.tracks[0].args.find(loaded.tracks[0].rows[0].argsAt(0), note, &v));
         QCOMPARE(v.s, std::string_view("hello"));
         QCOMPARE(read.value()->side(SliceRef{0, 0, 0}, SideColumn::StepNum), int64_t(3));
     }

@@ -3,6 +3,8 @@
 #include "views/common/appicon.h"
 #include "views/common/placeholderpanel.h"
 #include "views/common/tracesummary.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/timelinewidget.h"
 #include "views/tracktree/tracktreemodel.h"
 
 #include <QApplication>
@@ -20,6 +22,7 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
@@ -60,7 +63,12 @@ MainWindow::MainWindow(QWidget *parent)
     resize(1400, 860);
 
     m_placeholder = new views::PlaceholderPanel;
-    setCentralContent(m_placeholder);
+    m_timeline = new views::TimelineWidget;
+    m_central = new QStackedWidget;
+    m_central->setObjectName(QStringLiteral("CentralStack"));
+    m_central->addWidget(m_placeholder);
+    m_central->addWidget(m_timeline);
+    setCentralContent(m_central);
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("TraceStatus"));
@@ -98,6 +106,13 @@ void MainWindow::createMenus()
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_tracksDock->toggleViewAction());
+    view->addAction(m_detailsDock->toggleViewAction());
+    view->addSeparator();
+    QAction *find = view->addAction(tr("&Find Slices…"), m_timeline,
+                                    &views::TimelineWidget::openSearch);
+    find->setShortcut(QKeySequence::Find);
+    find->setShortcutContext(Qt::WindowShortcut);
+    view->addAction(tr("Show &Whole Trace"), m_timeline, &views::TimelineWidget::resetZoom);
 }
 
 void MainWindow::createDocks()
@@ -119,11 +134,26 @@ void MainWindow::createDocks()
     m_tracksDock->setObjectName(QStringLiteral("TracksDock"));
     m_tracksDock->setWidget(m_trackView);
     addDockWidget(Qt::LeftDockWidgetArea, m_tracksDock);
-    resizeDocks({m_tracksDock}, {420}, Qt::Horizontal);
+    resizeDocks({m_tracksDock}, {320}, Qt::Horizontal);
+
+    m_details = new views::DetailsPane;
+    m_details->setState(m_timeline->state());
+    m_detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("DetailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
+    resizeDocks({m_detailsDock}, {230}, Qt::Vertical);
 }
 
 void MainWindow::setCentralContent(QWidget *widget)
 {
+    // The stack holding the placeholder and the timeline stays owned by the window when
+    // something else takes its place, so the accessors never dangle.
+    if (m_central && centralWidget() == m_central && widget != m_central) {
+        takeCentralWidget();
+        m_central->setParent(this);
+        m_central->hide();
+    }
     setCentralWidget(widget);
 }
 
@@ -144,6 +174,10 @@ void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
     // Hosts and planes open; tracks are leaves.
     m_trackView->expandToDepth(0);
     m_placeholder->setTrace(m_trace, displayName);
+    m_timeline->setTrace(m_trace);
+    m_details->setTrace(m_trace);
+    if (m_central && m_central == centralWidget())
+        m_central->setCurrentWidget(m_timeline);
     m_statusLabel->setText(views::traceStatusText(*m_trace));
     updateTitle();
     emit traceShown(displayName);

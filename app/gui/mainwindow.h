@@ -15,11 +15,13 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
-
+class QStackedWidget;
 class QTreeView;
 
 namespace tracedesk::views {
+class DetailsPane;
 class PlaceholderPanel;
+class TimelineWidget;
 class TrackTreeModel;
 } // namespace tracedesk::views
 
@@ -40,7 +42,8 @@ public:
     void openPath(const QString &path);
     // Shows an already built trace (also what a finished load ends in).
     void showTrace(core::TracePtr trace, const QString &displayName);
-    // The central widget; the timeline replaces the placeholder through this.
+    // Replaces the central widget (by default a stack of the placeholder and the timeline,
+    // which shows the timeline once a trace is shown).
     void setCentralContent(QWidget *widget);
 
     // When set, errors are reported through lastError()/errorShown() only (no modal box).
@@ -59,6 +62,9 @@ public:
     QTreeView *trackView() const { return m_trackView; }
     QDockWidget *tracksDock() const { return m_tracksDock; }
     views::PlaceholderPanel *placeholder() const { return m_placeholder; }
+    views::TimelineWidget *timeline() const { return m_timeline; }
+    views::DetailsPane *detailsPane() const { return m_details; }
+    QDockWidget *detailsDock() const { return m_detailsDock; }
     QProgressDialog *progressDialog() const { return m_progress; }
 
 signals:
@@ -102,6 +108,10 @@ private:
     QTreeView *m_trackView = nullptr;
     QDockWidget *m_tracksDock = nullptr;
     views::PlaceholderPanel *m_placeholder = nullptr;
+    views::TimelineWidget *m_timeline = nullptr;
+    views::DetailsPane *m_details = nullptr;
+    QDockWidget *m_detailsDock = nullptr;
+    QStackedWidget *m_central = nullptr;
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QPointer<QProgressDialog> m_progress;

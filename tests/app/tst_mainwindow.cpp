@@ -5,6 +5,8 @@
 #include "views/common/placeholderpanel.h"
 #include "views/common/qtconvert.h"
 #include "views/common/tracesummary.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/timelinewidget.h"
 #include "views/tracktree/tracktreemodel.h"
 
 #include <QDockWidget>
@@ -17,6 +19,9 @@
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSettings>
+#include <QLabel>
+#include <QMenuBar>
+#include <QStackedWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -99,6 +104,7 @@ private slots:
     void recentFiles();
     void windowStateIsRestored();
     void screenshotAfterLoad();
+    void timelineAndDetailsWired();
 
 private:
     void configure(MainWindow &window);
@@ -527,6 +533,44 @@ void TstMainWindow::screenshotAfterLoad()
     const QImage image(shot);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), window.size() * window.devicePixelRatio());
+}
+
+void TstMainWindow::timelineAndDetailsWired()
+{
+    MainWindow window;
+    configure(window);
+    auto *stack = qobject_cast<QStackedWidget *>(window.centralWidget());
+    QVERIFY(stack);
+    QCOMPARE(stack->currentWidget(), window.placeholder());
+    QCOMPARE(window.detailsDock()->objectName(), QStringLiteral("DetailsDock"));
+    QCOMPARE(window.detailsDock()->widget(), window.detailsPane());
+    QStringList viewEntries;
+    for (QAction *menu : window.menuBar()->actions()) {
+        if (menu->text() == QStringLiteral("&View")) {
+            for (QAction *a : menu->menu()->actions())
+                viewEntries << a->text();
+        }
+    }
+    QVERIFY(viewEntries.contains(QStringLiteral("Tracks")));
+    QVERIFY(viewEntries.contains(QStringLiteral("Details")));
+
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const core::TracePtr trace = buildTrace();
+    window.showTrace(trace, QStringLiteral("wired"));
+    QCOMPARE(stack->currentWidget(), window.timeline());
+    QCOMPARE(window.timeline()->trace(), trace);
+    // Selecting in the timeline shows up in the Details dock: the 4 us slice on /host:CPU.
+    window.timeline()->revealSlice(core::SliceRef{0, 0, 0});
+    QVERIFY(window.detailsPane()->sliceText().contains(QStringLiteral("/host:CPU")));
+    QVERIFY(window.detailsPane()->sliceText().simplified().contains(
+        QStringLiteral("Duration 4.00 us")));
+
+    // Another central widget takes the stack's place without deleting the timeline.
+    auto *other = new QLabel(QStringLiteral("other"));
+    window.setCentralContent(other);
+    QCOMPARE(window.centralWidget(), other);
+    QCOMPARE(window.timeline()->trace(), trace);
 }
 
 QTEST_MAIN(TstMainWindow)

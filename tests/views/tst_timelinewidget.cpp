@@ -1,0 +1,381 @@
+#include "core/model/tracebuilder.h"
+#include "views/timeline/detailspane.h"
+#include "views/timeline/searchbar.h"
+#include "views/timeline/summarytablemodel.h"
+#include "views/timeline/timelinewidget.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tracedesk;
+using views::TimelineWidget;
+
+namespace {
+
+constexpr int kTiny = 500;
+
+// Device "/device:GPU:0", track "Stream 1": kernelA 0-1 us (args flops=123, op=fusion.1),
+// kernelB 2-3 us with "inner" 2.1-2.4 us below it, kernelA 4-5 us, 500 "tiny" slices of 10 ps
+// every 20 ps from 6 us, kernelC 9-10 us. Host "/host:CPU", track "main": step 0-10 us with
+// launch 1.5-1.7 us below it; a flow goes from launch to kernelB.
+core::TracePtr buildTrace()
+{
+    core::TraceBuilder b;
+    auto kind = [&](const char *name) {
+        core::EventKind k;
+        k.name = b.intern(name);
+        return b.addKind(k);
+    };
+    const uint32_t kernelA = kind("kernelA");
+    const uint32_t kernelB = kind("kernelB");
+    const uint32_t kernelC = kind("kernelC");
+    const uint32_t inner = kind("inner");
+    const uint32_t tiny = kind("tiny");
+    const uint32_t step = kind("step");
+    const uint32_t launch = kind("launch");
+    const uint32_t host = b.addPlane("/host:CPU", "node1", 1, core::PlaneKind::Host);
+    const uint32_t device = b.addPlane("/device:GPU:0", "node1", 2, core::PlaneKind::Device);
+    const uint32_t stream = b.addTrack(device, "Stream 1", 1);
+    core::TrackBuilder &s = b.trackBuilder(stream);
+    core::ArgsArena::Writer w(s.args());
+    w.addInt(b.intern("flops"), 123);
+    w.addStringRef(b.intern("op"), b.intern("fusion.1"));
+    s.addSlice(0, 1'000'000, kernelA, w.finish());
+    const uint32_t stagedB = s.addSlice(2'000'000, 1'000'000, kernelB);
+    s.addSlice(2'100'000, 300'000, inner);
+    s.addSlice(4'000'000, 1'000'000, kernelA);
+    for (int i = 0; i < kTiny; ++i)
+        s.addSlice(6'000'000 + i * 20, 10, tiny);
+    s.addSlice(9'000'000, 1'000'000, kernelC);
+    const uint32_t main = b.addTrack(host, "main", 1);
+    b.trackBuilder(main).addSlice(0, 10'000'000, step);
+    const uint32_t stagedLaunch = b.trackBuilder(main).addSlice(1'500'000, 200'000, launch);
+    b.addFlowOnSlice(main, stagedLaunch, 1'500'000, 1, 0, core::FlowPhase::Start);
+    b.addFlowOnSlice(stream, stagedB, 2'000'000, 1, 0, core::FlowPhase::End);
+    return b.build();
+}
+
+constexpr uint32_t kStream = 0;
+constexpr uint32_t kMain = 1;
+
+bool near(QRgb a, QRgb b, int tolerance = 3)
+{
+    return qAbs(qRed(a) - qRed(b)) <= tolerance && qAbs(qGreen(a) - qGreen(b)) <= tolerance
+           && qAbs(qBlue(a) - qBlue(b)) <= tolerance;
+}
+
+} // namespace
+
+class TstTimelineWidget : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void backendAndLayout();
+    void zoomAndPanKeys();
+    void clickSelectsAndShowsDetails();
+    void headerClickCollapses();
+    void areaSelectionSummary();
+    void timingTool();
+    void searchSteps();
+    void foldedTooltip();
+    void pixels();
+
+private:
+    QPoint at(core::TimePs t, uint32_t track, uint32_t row = 0) const;
+
+    core::TracePtr m_trace;
+    std::unique_ptr<TimelineWidget> m_widget;
+    std::unique_ptr<views::DetailsPane> m_details;
+};
+
+void TstTimelineWidget::init()
+{
+    m_trace = buildTrace();
+    m_widget = std::make_unique<TimelineWidget>();
+    m_widget->resize(1000, 500);
+    m_widget->setTrace(m_trace);
+    m_widget->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_widget.get()));
+    m_details = std::make_unique<views::DetailsPane>();
+    m_details->setTrace(m_trace);
+    m_details->setState(m_widget->state());
+    QTRY_VERIFY(m_widget->lodIndexReady());
+}
+
+void TstTimelineWidget::cleanup()
+{
+    m_details.reset();
+    m_widget.reset();
+}
+
+QPoint TstTimelineWidget::at(core::TimePs t, uint32_t track, uint32_t row) const
+{
+    return QPoint(int(std::lround(m_widget->xOfTime(t))), int(m_widget->yOfRow(track, row)));
+}
+
+void TstTimelineWidget::backendAndLayout()
+{
+    const bool forcedPainter = qEnvironmentVariable("TRACEDESK_TIMELINE_BACKEND")
+                               == QStringLiteral("painter");
+    QCOMPARE(m_widget->usesOpenGL(), views::openGLAvailable() && !forcedPainter);
+    qInfo("timeline backend: %s", m_widget->usesOpenGL() ? "OpenGL" : "QPainter");
+    // Device first: header 22, Stream 1 (2 rows) at 22, host header at 22 + 36 + 3.
+    QCOMPARE(m_widget->layout().rowTop(kStream, 0), 22);
+    QCOMPARE(m_widget->layout().rowTop(kMain, 0), 22 + 36 + 3 + 22);
+    // The whole trace with 1 % padding on both sides.
+    QCOMPARE(m_widget->state()->t0(), -100'000);
+    QCOMPARE(m_widget->state()->t1(), 10'100'000);
+}
+
+void TstTimelineWidget::zoomAndPanKeys()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    QTest::mouseMove(canvas, QPoint(5, 5));   // over the ruler's gutter: zoom at the centre
+    const views::TimelineState *state = m_widget->state();
+    const double span0 = double(state->t1() - state->t0());
+    const double mid0 = (state->t0() + state->t1()) / 2.0;
+    for (int i = 0; i < 10; ++i)
+        QTest::keyClick(canvas, Qt::Key_W);
+    const double span = double(state->t1() - state->t0());
+    QVERIFY2(qAbs(span / span0 - std::pow(0.8, 10)) < 0.001, qPrintable(QString::number(span)));
+    QVERIFY(qAbs((state->t0() + state->t1()) / 2.0 - mid0) < span0 * 1e-4);
+
+    const core::TimePs t0 = state->t0();
+    const double psPerPx = state->viewport().psPerPx();
+    QTest::keyClick(canvas, Qt::Key_D);
+    QVERIFY(qAbs(double(state->t0() - t0) - 0.1 * state->widthPx() * psPerPx) <= psPerPx);
+    QCOMPARE(double(state->t1() - state->t0()), span);
+    QTest::keyClick(canvas, Qt::Key_D, Qt::ShiftModifier);
+    QVERIFY(qAbs(double(state->t0() - t0) - 0.6 * state->widthPx() * psPerPx) <= 2 * psPerPx);
+    QTest::keyClick(canvas, Qt::Key_A);
+    QVERIFY(qAbs(double(state->t0() - t0) - 0.5 * state->widthPx() * psPerPx) <= 3 * psPerPx);
+
+    // Zooming at the cursor keeps the time under it in place.
+    const QPoint cursor(m_widget->canvasWidget()->width() - 100, 100);
+    QTest::mouseMove(canvas, cursor);
+    const core::TimePs under = m_widget->timeAtX(cursor.x());
+    QTest::keyClick(canvas, Qt::Key_S);
+    QVERIFY(qAbs(double(m_widget->timeAtX(cursor.x()) - under))
+            <= state->viewport().psPerPx());
+
+    QTest::keyClick(canvas, Qt::Key_Z);
+    QCOMPARE(state->t0(), -100'000);
+    QCOMPARE(state->t1(), 10'100'000);
+    QTest::keyClick(canvas, Qt::Key_W);
+    QTest::keyClick(canvas, Qt::Key_0);
+    QCOMPARE(state->t1(), 10'100'000);
+
+    // Tools from the keyboard, shown in the tool bar.
+    QTest::keyClick(canvas, Qt::Key_2);
+    QCOMPARE(state->tool(), views::TimelineTool::Pan);
+    QVERIFY(m_widget->toolText().startsWith(QStringLiteral("Pan")));
+    QTest::keyClick(canvas, Qt::Key_1);
+    QCOMPARE(state->tool(), views::TimelineTool::Select);
+}
+
+void TstTimelineWidget::clickSelectsAndShowsDetails()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    const views::TimelineState *state = m_widget->state();
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, at(4'500'000, kStream));
+    QVERIFY(state->selectedSlice());
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 2}));
+    QString text = m_details->sliceText().simplified();
+    QVERIFY2(text.contains(QStringLiteral("kernelA")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("Stream 1")));
+    QVERIFY(text.contains(QStringLiteral("/device:GPU:0")));
+    QVERIFY(text.contains(QStringLiteral("Start 4.00 us")));
+    QVERIFY(text.contains(QStringLiteral("Duration 1.00 us")));
+
+    QTest::keyClick(canvas, Qt::Key_Left);   // kernelB
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 1}));
+    text = m_details->sliceText().simplified();
+    QVERIFY2(text.contains(QStringLiteral("Self time 700.00 ns")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Flow in from launch (main) at 1.50 us")), qPrintable(text));
+    QCOMPARE(m_widget->currentFrame().flows.size(), size_t(1));
+
+    QTest::keyClick(canvas, Qt::Key_Left);   // first kernelA, with its args
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
+    text = m_details->sliceText().simplified();
+    QVERIFY2(text.contains(QStringLiteral("flops 123")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("op fusion.1")));
+    QTest::keyClick(canvas, Qt::Key_Left);   // nothing before it
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
+    QTest::keyClick(canvas, Qt::Key_Right);
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 1}));
+
+    // f frames the selection (kernelB, 2-3 us, plus a tenth on each side); m marks it.
+    QTest::keyClick(canvas, Qt::Key_F);
+    QCOMPARE(state->t0(), 1'900'000);
+    QCOMPARE(state->t1(), 3'100'000);
+    QTest::keyClick(canvas, Qt::Key_M);
+    QCOMPARE(state->marked(), (views::TimeRange{2'000'000, 3'000'000}));
+
+    // Clicking empty space clears the selection.
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, at(3'050'000, kStream, 1));
+    QVERIFY(!state->selectedSlice());
+    QVERIFY(m_details->sliceText().isEmpty());
+}
+
+void TstTimelineWidget::headerClickCollapses()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(60, views::kRulerHeight + 10));
+    QVERIFY(m_widget->planeCollapsed(1));
+    QCOMPARE(m_widget->layout().rowTop(kMain, 0), 44);
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(60, views::kRulerHeight + 10));
+    QVERIFY(!m_widget->planeCollapsed(1));
+}
+
+void TstTimelineWidget::areaSelectionSummary()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    QSignalSpy ready(m_details.get(), &views::DetailsPane::summaryReady);
+    const QPoint from = at(500'000, kStream);
+    const QPoint to = at(4'500'000, kMain);
+    QTest::mousePress(canvas, Qt::LeftButton, {}, from);
+    QTest::mouseMove(canvas, from + QPoint(20, 5));
+    QTest::mouseMove(canvas, to);
+    QTest::mouseRelease(canvas, Qt::LeftButton, {}, to);
+    const views::AreaRange &area = m_widget->state()->area();
+    QCOMPARE(area.tracks, (std::vector<uint32_t>{kStream, kMain}));
+    const double psPerPx = m_widget->state()->viewport().psPerPx();
+    QVERIFY(qAbs(double(area.time.t0 - 500'000)) <= psPerPx);
+    QVERIFY(qAbs(double(area.time.t1 - 4'500'000)) <= psPerPx);
+    QTRY_COMPARE(ready.count(), 1);
+
+    // Hand-computed over [0.5, 4.5) us: step 10 us (self 9.8), kernelA 2 x 1 us, kernelB 1 us
+    // (self 700 ns), inner 300 ns, launch 200 ns.
+    QAbstractItemModel *model = m_details->tableModel();
+    QAbstractItemModelTester tester(model);
+    QCOMPARE(model->rowCount(), 5);
+    QStringList names;
+    for (int r = 0; r < model->rowCount(); ++r)
+        names << model->index(r, 0).data().toString();
+    QCOMPARE(names, (QStringList{"step", "kernelA", "kernelB", "inner", "launch"}));
+    QCOMPARE(model->index(1, views::SummaryTableModel::Occurrences).data().toString(),
+             QStringLiteral("2"));
+    QCOMPARE(model->index(0, views::SummaryTableModel::SelfTotal).data().toString(),
+             QStringLiteral("9.80 us"));
+    const QStringList csv = m_details->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), 6);
+    QCOMPARE(csv.at(0), QStringLiteral("name,occurrences,wall_ps,self_ps,average_ps,min_ps,max_ps"));
+    QCOMPARE(csv.at(3), QStringLiteral("\"kernelB\",1,1000000,700000,1000000,1000000,1000000"));
+    QVERIFY(m_details->areaText().contains(QStringLiteral("6 slices")));
+
+    // Sorting by occurrences puts kernelA first.
+    m_details->table()->sortByColumn(views::SummaryTableModel::Occurrences, Qt::DescendingOrder);
+    QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("kernelA"));
+}
+
+void TstTimelineWidget::timingTool()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    QTest::keyClick(canvas, Qt::Key_4);
+    const QPoint from = at(1'000'000, kStream);
+    const QPoint to = at(3'000'000, kStream);
+    QTest::mousePress(canvas, Qt::LeftButton, {}, from);
+    QTest::mouseMove(canvas, from + QPoint(10, 0));
+    QTest::mouseMove(canvas, to);
+    QTest::mouseRelease(canvas, Qt::LeftButton, {}, to);
+    const views::TimeRange timing = m_widget->state()->timing();
+    const double psPerPx = m_widget->state()->viewport().psPerPx();
+    QVERIFY(qAbs(double(timing.duration() - 2'000'000)) <= 2 * psPerPx);
+    QVERIFY2(m_widget->toolText().contains(QStringLiteral("timing 2.0")),
+             qPrintable(m_widget->toolText()));
+    bool shown = false;
+    for (const auto &o : m_widget->currentFrame().overlays)
+        shown = shown || (o.kind == views::GeoOverlay::Timing && o.text.startsWith("2.0"));
+    QVERIFY(shown);
+    QTest::keyClick(canvas, Qt::Key_Escape);
+    QVERIFY(!m_widget->state()->timing().valid());
+    QVERIFY(!m_widget->toolText().contains(QStringLiteral("timing")));
+}
+
+void TstTimelineWidget::searchSteps()
+{
+    QWidget *canvas = m_widget->canvasWidget();
+    views::SearchBar *bar = m_widget->searchBar();
+    QVERIFY(!bar->isVisible());
+    QTest::keyClick(canvas, Qt::Key_Slash);
+    QVERIFY(bar->isVisible());
+    QCOMPARE(m_widget->focusWidget(), bar->field());   // the window may not be active
+    QSignalSpy finished(bar, &views::SearchBar::finished);
+    // One edit, one (debounced) search: typing key by key on a loaded machine could let the
+    // debounce fire on a prefix.
+    bar->field()->setText(QStringLiteral("KERNELa"));
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(bar->totalMatches(), quint64(2));
+    QCOMPARE(bar->countText(), QStringLiteral("2 matches"));
+
+    const views::TimelineState *state = m_widget->state();
+    const core::TimePs span = state->t1() - state->t0();
+    QTest::keyClick(bar->field(), Qt::Key_Return);
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
+    QCOMPARE(bar->countText(), QStringLiteral("1 of 2"));
+    QCOMPARE(state->t0() + span / 2, 500'000);   // centred, same zoom
+    QTest::keyClick(bar->field(), Qt::Key_Return);
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 2}));
+    QCOMPARE(state->t0() + span / 2, 4'500'000);
+    QTest::keyClick(bar->field(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
+    QVERIFY(m_details->sliceText().contains(QStringLiteral("kernelA")));
+
+    // A new query replaces the results; Enter before it finishes steps once it has.
+    bar->field()->setText(QStringLiteral("inner"));
+    QTest::keyClick(bar->field(), Qt::Key_Return);
+    QTRY_COMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 1, 0}));
+    QCOMPARE(bar->countText(), QStringLiteral("1 of 1"));
+    QTest::keyClick(bar->field(), Qt::Key_Escape);
+    QVERIFY(!bar->isVisible());
+}
+
+void TstTimelineWidget::foldedTooltip()
+{
+    const auto &folded = m_widget->currentFrame().folded;
+    QCOMPARE(folded.size(), size_t(1));
+    QCOMPARE(folded.front().count, uint32_t(kTiny));
+    const QPointF centre(views::kGutterWidth + folded.front().x + folded.front().w / 2,
+                         views::kRulerHeight + folded.front().y + 5);
+    const QString tip = m_widget->toolTipAt(centre);
+    QVERIFY2(tip.startsWith(QStringLiteral("500 slices folded")), qPrintable(tip));
+    QCOMPARE(m_widget->toolTipAt(at(4'500'000, kStream)), QStringLiteral("kernelA\n1.00 us"));
+}
+
+void TstTimelineWidget::pixels()
+{
+    QTest::mouseClick(m_widget->canvasWidget(), Qt::LeftButton, {}, at(2'500'000, kStream));
+    const QImage image = m_widget->canvasWidget()->grab().toImage();
+    QVERIFY(!image.isNull());
+    const QString keep = qEnvironmentVariable("TRACEDESK_KEEP_SCREENSHOT");
+    QTemporaryDir dir;
+    const QString path = keep.isEmpty() ? dir.filePath(QStringLiteral("timeline.png")) : keep;
+    QVERIFY(image.save(path));
+    qInfo("timeline screenshot: %s", qPrintable(path));
+    const qreal dpr = image.devicePixelRatio();
+    auto pixel = [&](QPoint p) { return image.pixel((QPointF(p) * dpr).toPoint()); };
+
+    // Top-right corner of the second kernelA, clear of its label.
+    const int top = views::kRulerHeight + m_widget->layout().rowTop(kStream, 0);
+    const int x = int(m_widget->xOfTime(4'950'000));
+    QVERIFY2(near(pixel(QPoint(x, top + 1)), views::colourForName("kernelA")),
+             qPrintable(QString::number(pixel(QPoint(x, top + 1)), 16)));
+    QVERIFY(near(pixel(QPoint(x, views::kRulerHeight + m_widget->layout().rowTop(kMain, 0) + 1)),
+                 views::colourForName("step")));
+    // Between slices on the nested row, and in the gap below the track: background.
+    const int x2 = int(m_widget->xOfTime(1'500'000));
+    QVERIFY(near(pixel(QPoint(x2, top + 18 + 5)), views::kBackgroundColour));
+    QVERIFY(near(pixel(QPoint(x2, top + 36 + 2)), views::kBackgroundColour));
+    // The folded run is drawn in its own colour.
+    const int xf = int(m_widget->xOfTime(6'005'000));
+    QVERIFY(near(pixel(QPoint(xf, top + 1)), views::kFoldedColour));
+}
+
+QTEST_MAIN(TstTimelineWidget)
+#include "tst_timelinewidget.moc"

@@ -1,0 +1,233 @@
+#include "views/timeline/detailspane.h"
+
+#include "views/common/qtconvert.h"
+#include "views/timeline/summarytablemodel.h"
+#include "views/timeline/timelinestate.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTextEdit>
+#include <QVBoxLayout>
+
+namespace tracedesk::views {
+
+namespace {
+
+QString argText(const core::Trace &trace, const core::ArgValue &v)
+{
+    switch (v.type) {
+    case core::ArgType::Int: return QString::number(v.i);
+    case core::ArgType::UInt: return QString::number(v.u);
+    case core::ArgType::Double: return QString::number(v.d, 'g', 10);
+    case core::ArgType::String: return toQString(v.s);
+    case core::ArgType::StringRef: return toQString(trace.string(v.str));
+    case core::ArgType::Bytes: return QObject::tr("<%1 bytes>").arg(v.s.size());
+    case core::ArgType::Bool: return v.i ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    return {};
+}
+
+QString where(const core::Trace &trace, core::SliceRef s)
+{
+    const core::Track &track = trace.tracks[s.track];
+    return QStringLiteral("%1 (%2) at %3")
+        .arg(toQString(trace.name(s)), toQString(trace.string(track.name)),
+             durationText(trace.start(s) - trace.begin));
+}
+
+void addRow(QString &html, const QString &key, const QString &value)
+{
+    html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+}
+
+} // namespace
+
+DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("DetailsPane"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_pages = new QStackedWidget;
+    layout->addWidget(m_pages);
+
+    m_empty = new QLabel(tr("Click a slice or drag across tracks to see details."));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_pages->addWidget(m_empty);
+
+    m_slice = new QTextEdit;
+    m_slice->setObjectName(QStringLiteral("SliceDetails"));
+    m_slice->setReadOnly(true);
+    m_pages->addWidget(m_slice);
+
+    auto *area = new QWidget;
+    auto *areaLayout = new QVBoxLayout(area);
+    areaLayout->setContentsMargins(0, 0, 0, 0);
+    auto *top = new QHBoxLayout;
+    m_areaLabel = new QLabel;
+    m_areaLabel->setObjectName(QStringLiteral("AreaHeading"));
+    top->addWidget(m_areaLabel, 1);
+    auto *copy = new QPushButton(tr("Copy as CSV"));
+    copy->setObjectName(QStringLiteral("CopyCsv"));
+    connect(copy, &QPushButton::clicked, this, &DetailsPane::copyCsv);
+    top->addWidget(copy);
+    areaLayout->addLayout(top);
+    m_model = new SummaryTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SummaryTableModel::SortRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("AreaSummary"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(SummaryTableModel::WallTotal, Qt::DescendingOrder);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(SummaryTableModel::Name,
+                                                      QHeaderView::Stretch);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    areaLayout->addWidget(m_table);
+    m_pages->addWidget(area);
+}
+
+DetailsPane::~DetailsPane() = default;
+
+void DetailsPane::setTrace(core::TracePtr trace)
+{
+    m_job.stop();
+    m_pending = false;
+    m_trace = std::move(trace);
+    m_model->setSummary(m_trace, {});
+    refresh();
+}
+
+void DetailsPane::setState(TimelineState *state)
+{
+    if (m_state)
+        m_state->disconnect(this);
+    m_state = state;
+    if (state)
+        connect(state, &TimelineState::selectionChanged, this, &DetailsPane::refresh);
+    refresh();
+}
+
+QAbstractItemModel *DetailsPane::tableModel() const
+{
+    return m_proxy;
+}
+
+QString DetailsPane::sliceText() const
+{
+    return m_pages->currentWidget() == m_slice ? m_slice->toPlainText() : QString();
+}
+
+QString DetailsPane::areaText() const
+{
+    return m_areaLabel->text();
+}
+
+QString DetailsPane::csv() const
+{
+    return summaryCsv(*m_proxy);
+}
+
+void DetailsPane::copyCsv()
+{
+    QApplication::clipboard()->setText(csv());
+}
+
+void DetailsPane::refresh()
+{
+    if (!m_trace || !m_state) {
+        m_pages->setCurrentWidget(m_empty);
+        return;
+    }
+    if (const auto &s = m_state->selectedSlice(); s && m_trace->valid(*s))
+        showSlice(*s);
+    else if (m_state->area().valid())
+        showArea();
+    else
+        m_pages->setCurrentWidget(m_empty);
+}
+
+void DetailsPane::showSlice(core::SliceRef s)
+{
+    m_job.stop();
+    m_pending = false;
+    const core::Trace &trace = *m_trace;
+    const core::Track &track = trace.tracks[s.track];
+    const core::Plane &plane = trace.planes[track.plane];
+    const core::EventKind &kind = trace.kind(s);
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(toQString(trace.name(s)).toHtmlEscaped());
+    if (kind.displayName != core::kEmptyString && kind.displayName != kind.name)
+        addRow(html, tr("Display name"), toQString(trace.string(kind.displayName)));
+    if (kind.category != core::kEmptyString)
+        addRow(html, tr("Category"), toQString(trace.string(kind.category)));
+    addRow(html, tr("Track"), toQString(trace.string(track.name)));
+    addRow(html, tr("Plane"), toQString(trace.string(plane.name)));
+    if (plane.host != core::kEmptyString)
+        addRow(html, tr("Host"), toQString(trace.string(plane.host)));
+    addRow(html, tr("Start"), durationText(trace.start(s) - trace.begin));
+    addRow(html, tr("Duration"), durationText(trace.duration(s)));
+    addRow(html, tr("Self time"), durationText(core::selfTime(trace, s)));
+    html += QStringLiteral("</table>");
+
+    QString args;
+    trace.forEachArg(s, [&](const core::ArgValue &v) {
+        addRow(args, toQString(trace.string(v.key)), argText(trace, v));
+    });
+    if (!args.isEmpty())
+        html += tr("<h4>Arguments</h4>") + QStringLiteral("<table>") + args
+                + QStringLiteral("</table>");
+
+    // One pass over the flow list per selection.
+    QString flows;
+    for (const core::Flow &f : trace.flows) {
+        if (f.from == s && trace.valid(f.to))
+            addRow(flows, tr("Flow out"), tr("to %1").arg(where(trace, f.to)));
+        else if (f.to == s && trace.valid(f.from))
+            addRow(flows, tr("Flow in"), tr("from %1").arg(where(trace, f.from)));
+    }
+    if (!flows.isEmpty())
+        html += tr("<h4>Flows</h4>") + QStringLiteral("<table>") + flows
+                + QStringLiteral("</table>");
+    m_slice->setHtml(html);
+    m_pages->setCurrentIndex(1);
+}
+
+void DetailsPane::showArea()
+{
+    const AreaRange area = m_state->area();
+    m_areaLabel->setText(tr("Area: %1 across %2 tracks · computing…")
+                             .arg(durationText(area.time.duration()))
+                             .arg(area.tracks.size()));
+    m_pages->setCurrentIndex(2);
+    m_pending = true;
+    core::TracePtr trace = m_trace;
+    core::AreaSelection selection{area.tracks, area.time.t0, area.time.t1};
+    m_job.run<std::vector<core::NameSummary>>(
+        this, [trace, selection] { return core::summarizeArea(*trace, selection); },
+        [this, trace, area](std::vector<core::NameSummary> rows) {
+            if (trace != m_trace)
+                return;
+            m_pending = false;
+            uint64_t count = 0;
+            for (const auto &r : rows)
+                count += r.occurrences;
+            m_areaLabel->setText(tr("Area: %1 across %2 tracks · %3 slices · %4 names")
+                                     .arg(durationText(area.time.duration()))
+                                     .arg(area.tracks.size())
+                                     .arg(countText(count))
+                                     .arg(rows.size()));
+            m_model->setSummary(trace, std::move(rows));
+            emit summaryReady();
+        });
+}
+
+} // namespace tracedesk::views

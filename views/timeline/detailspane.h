@@ -1,0 +1,70 @@
+#pragma once
+
+// DetailsPane: what the timeline selection is. For one slice: name, track, plane and host,
+// start (from the trace start), duration, self time, every arg and the flows in and out. For an
+// area: a sortable per-name table (occurrences, wall, self, average, min, max), computed on a
+// worker, with Copy as CSV. It observes a TimelineState; it never changes it.
+
+#include "core/model/trace.h"
+#include "core/query/selectionsummary.h"
+#include "views/timeline/backgroundjob.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLabel;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTableView;
+class QTextEdit;
+
+namespace tracedesk::views {
+
+class SummaryTableModel;
+class TimelineState;
+
+class DetailsPane : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DetailsPane(QWidget *parent = nullptr);
+    ~DetailsPane() override;
+
+    void setTrace(core::TracePtr trace);
+    void setState(TimelineState *state);
+
+    // The slice page as plain text, the area heading, the table (sorted view) and its CSV.
+    QString sliceText() const;
+    QString areaText() const;
+    QTableView *table() const { return m_table; }
+    QAbstractItemModel *tableModel() const;
+    QString csv() const;
+    bool summaryPending() const { return m_pending; }
+
+public slots:
+    void refresh();
+    void copyCsv();
+
+signals:
+    void summaryReady();
+
+private:
+    void showSlice(core::SliceRef slice);
+    void showArea();
+
+    core::TracePtr m_trace;
+    QPointer<TimelineState> m_state;
+    QStackedWidget *m_pages = nullptr;
+    QLabel *m_empty = nullptr;
+    QTextEdit *m_slice = nullptr;
+    QLabel *m_areaLabel = nullptr;
+    QTableView *m_table = nullptr;
+    SummaryTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    bool m_pending = false;
+    BackgroundJob m_job;
+};
+
+} // namespace tracedesk::views

@@ -1,0 +1,191 @@
+#include "views/timeline/painterbackend.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+
+namespace tracedesk::views {
+
+namespace {
+
+constexpr QRgb kHeaderColour = 0xffe4e7ec;
+constexpr QRgb kGutterColour = 0xfff1f2f5;
+constexpr QRgb kRulerColour = 0xffeceef2;
+constexpr QRgb kLineColour = 0xffc5cad3;
+constexpr QRgb kTextColour = 0xff20242b;
+constexpr QRgb kSelectionColour = 0xff1a56db;
+constexpr QRgb kTimingColour = 0xffd97706;
+
+void addClipped(std::vector<Quad> &out, float x, float y, float w, float h, QRgb colour,
+                const QRectF &clip)
+{
+    const float x0 = std::max(x, float(clip.left()));
+    const float y0 = std::max(y, float(clip.top()));
+    const float x1 = std::min(x + w, float(clip.right()));
+    const float y1 = std::min(y + h, float(clip.bottom()));
+    if (x1 > x0 && y1 > y0)
+        out.push_back({x0, y0, x1 - x0, y1 - y0, colour});
+}
+
+} // namespace
+
+void collectQuads(const TimelineGeometry &g, QSize canvas, std::vector<Quad> &out)
+{
+    out.clear();
+    const float gx = kGutterWidth;
+    const float gy = kRulerHeight;
+    const QRectF all(0, gy, canvas.width(), canvas.height() - gy);
+    const QRectF time(gx, gy, canvas.width() - gx, canvas.height() - gy);
+    out.push_back({0, gy, gx, float(canvas.height()) - gy, kGutterColour});
+    for (const GeoBand &b : g.bands) {
+        if (b.header)
+            addClipped(out, 0, b.y + gy, float(canvas.width()), b.h, kHeaderColour, all);
+        else
+            addClipped(out, 0, b.y + gy + b.h, float(canvas.width()), 1, kLineColour, all);
+    }
+    for (const GeoRect &r : g.rects)
+        addClipped(out, r.x + gx, r.y + gy, r.w, r.h, r.colour, time);
+    for (const GeoFolded &f : g.folded)
+        addClipped(out, f.x + gx, f.y + gy, f.w, f.h, kFoldedColour, time);
+    out.push_back({0, 0, float(canvas.width()), gy, kRulerColour});
+}
+
+void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
+{
+    const qreal gx = kGutterWidth;
+    const qreal gy = kRulerHeight;
+    const QRectF time(gx, gy, canvas.width() - gx, canvas.height() - gy);
+    const QFontMetricsF fm(p.font());
+
+    // Labels inside slices, and the count on wide folded markers.
+    p.save();
+    p.setClipRect(time);
+    p.translate(gx, gy);
+    for (const GeoLabel &l : g.labels) {
+        const QString text = fm.elidedText(l.text, Qt::ElideRight, l.w);
+        if (text.isEmpty() || text == QStringLiteral("…"))
+            continue;
+        p.setPen(QColor(kTextColour));
+        p.drawText(QRectF(l.x, l.y, l.w, l.h), Qt::AlignVCenter | Qt::AlignLeft, text);
+    }
+    p.setPen(QColor(Qt::white));
+    for (const GeoFolded &f : g.folded) {
+        const QString text = QStringLiteral("×%1").arg(f.count);
+        if (fm.horizontalAdvance(text) + 4 <= f.w)
+            p.drawText(QRectF(f.x, f.y, f.w, f.h), Qt::AlignCenter, text);
+    }
+    for (const GeoCounter &c : g.counters) {
+        QPainterPath area;
+        area.moveTo(c.points.front().x(), c.y + c.h - 2);
+        for (const QPointF &pt : c.points)
+            area.lineTo(pt);
+        area.lineTo(c.points.back().x(), c.y + c.h - 2);
+        QColor fill = QColor::fromRgb(c.colour);
+        fill.setAlpha(90);
+        p.fillPath(area, fill);
+        p.setPen(QPen(QColor::fromRgb(c.colour).darker(130), 1));
+        p.drawPolyline(c.points.data(), int(c.points.size()));
+        p.setPen(QColor(kTextColour));
+        p.drawText(QRectF(4, c.y, 300, 14), Qt::AlignLeft | Qt::AlignTop,
+                   QStringLiteral("%1 – %2").arg(c.minValue, 0, 'g', 4).arg(c.maxValue, 0, 'g', 4));
+    }
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const GeoFlow &f : g.flows) {
+        p.setPen(QPen(QColor(kSelectionColour), 1.5));
+        QPainterPath path(f.from);
+        const qreal dx = std::max<qreal>(20, (f.to.x() - f.from.x()) / 2);
+        path.cubicTo(f.from + QPointF(dx, 0), f.to - QPointF(dx, 0), f.to);
+        p.drawPath(path);
+        QPolygonF head({f.to, f.to + QPointF(-7, -4), f.to + QPointF(-7, 4)});
+        p.setBrush(QColor(kSelectionColour));
+        p.drawPolygon(head);
+        p.setBrush(Qt::NoBrush);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (const GeoOverlay &o : g.overlays) {
+        switch (o.kind) {
+        case GeoOverlay::SelectedSlice:
+            p.setPen(QPen(QColor(kSelectionColour), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(o.x - 1, o.y - 1, o.w + 2, o.h + 2));
+            break;
+        case GeoOverlay::Area:
+            p.setPen(QPen(QColor(kSelectionColour), 1, Qt::DashLine));
+            p.setBrush(QColor(26, 86, 219, 40));
+            p.drawRect(QRectF(o.x, o.y, o.w, o.h));
+            break;
+        case GeoOverlay::Marked:
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(16, 185, 129, 35));
+            p.drawRect(QRectF(o.x, o.y, o.w, o.h));
+            break;
+        case GeoOverlay::Timing: {
+            p.setPen(QPen(QColor(kTimingColour), 1));
+            p.setBrush(QColor(217, 119, 6, 30));
+            p.drawRect(QRectF(o.x, o.y, o.w, o.h));
+            const QRectF box(o.x + o.w / 2 - 50, 4, 100, 18);
+            p.fillRect(box, QColor(kTimingColour));
+            p.setPen(QColor(Qt::white));
+            p.drawText(box, Qt::AlignCenter, o.text);
+            break;
+        }
+        }
+    }
+    p.restore();
+
+    // Gutter: section headers and track names.
+    p.save();
+    p.setClipRect(QRectF(0, gy, canvas.width(), canvas.height() - gy));
+    for (const GeoBand &b : g.bands) {
+        QFont f = p.font();
+        f.setBold(b.header);
+        p.setFont(f);
+        p.setPen(QColor(kTextColour));
+        const qreal width = b.header ? canvas.width() - 24 : gx - 10;
+        const QString prefix = b.header ? (b.collapsed ? QStringLiteral("▸ ")
+                                                       : QStringLiteral("▾ "))
+                                        : QString();
+        const QRectF r(b.header ? 6 : 14, b.y + gy, width, std::min<qreal>(b.h, 18));
+        p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetricsF(f).elidedText(prefix + b.text, Qt::ElideRight, width));
+    }
+    p.restore();
+    p.setPen(QColor(kLineColour));
+    p.drawLine(QPointF(gx, gy), QPointF(gx, canvas.height()));
+
+    // Ruler.
+    p.setPen(QColor(kLineColour));
+    p.drawLine(QPointF(0, gy - 0.5), QPointF(canvas.width(), gy - 0.5));
+    p.save();
+    p.setClipRect(QRectF(gx, 0, canvas.width() - gx, gy));
+    for (const GeoTick &t : g.ticks) {
+        p.setPen(QColor(kLineColour));
+        p.drawLine(QPointF(gx + t.x, gy - 7), QPointF(gx + t.x, gy));
+        p.setPen(QColor(kTextColour));
+        p.drawText(QRectF(gx + t.x + 3, 0, 120, gy - 4), Qt::AlignLeft | Qt::AlignVCenter, t.text);
+    }
+    p.restore();
+}
+
+PainterCanvas::PainterCanvas(FrameSource *source, QWidget *parent)
+    : QWidget(parent), m_source(source)
+{
+    setObjectName(QStringLiteral("TimelineCanvas"));
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+void PainterCanvas::paintEvent(QPaintEvent *)
+{
+    const TimelineGeometry &g = m_source->frame(size());
+    QPainter p(this);
+    p.fillRect(rect(), QColor::fromRgb(kBackgroundColour));
+    collectQuads(g, size(), m_quads);
+    for (const Quad &q : m_quads)
+        p.fillRect(QRectF(q.x, q.y, q.w, q.h), QColor::fromRgb(q.colour));
+    paintOverlay(p, g, size());
+}
+
+} // namespace tracedesk::views

@@ -1,0 +1,88 @@
+#include "views/timeline/summarytablemodel.h"
+
+#include "views/common/qtconvert.h"
+
+namespace tracedesk::views {
+
+SummaryTableModel::SummaryTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void SummaryTableModel::setSummary(core::TracePtr trace, std::vector<core::NameSummary> rows)
+{
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int SummaryTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SummaryTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const core::NameSummary &s = m_rows[size_t(index.row())];
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    const bool display = role == Qt::DisplayRole;
+    auto time = [display](double ps) -> QVariant {
+        return display ? QVariant(durationText(core::TimePs(std::llround(ps)))) : QVariant(ps);
+    };
+    switch (index.column()) {
+    case Name: return m_trace ? toQString(m_trace->string(s.name)) : QString();
+    case Occurrences:
+        return display ? QVariant(countText(s.occurrences)) : QVariant(qulonglong(s.occurrences));
+    case WallTotal: return time(double(s.wallTotal));
+    case SelfTotal: return time(double(s.selfTotal));
+    case Average: return time(s.averageDuration());
+    case Min: return time(double(s.minDuration));
+    case Max: return time(double(s.maxDuration));
+    default: return {};
+    }
+}
+
+QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Name");
+    case Occurrences: return tr("Occurrences");
+    case WallTotal: return tr("Wall total");
+    case SelfTotal: return tr("Self total");
+    case Average: return tr("Average");
+    case Min: return tr("Min");
+    case Max: return tr("Max");
+    default: return {};
+    }
+}
+
+QString summaryCsv(const QAbstractItemModel &model)
+{
+    QString out = QStringLiteral("name,occurrences,wall_ps,self_ps,average_ps,min_ps,max_ps\n");
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QString name = model.index(r, SummaryTableModel::Name).data().toString();
+        name.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        out += QLatin1Char('"') + name + QLatin1Char('"');
+        for (int c = SummaryTableModel::Occurrences; c < SummaryTableModel::ColumnCount; ++c) {
+            const QVariant v = model.index(r, c).data(SummaryTableModel::SortRole);
+            out += QLatin1Char(',')
+                   + (c == SummaryTableModel::Occurrences ? QString::number(v.toULongLong())
+                                                          : QString::number(v.toDouble(), 'f', 0));
+        }
+        out += QLatin1Char('\n');
+    }
+    return out;
+}
+
+} // namespace tracedesk::views

@@ -1,0 +1,163 @@
+#pragma once
+
+// Backend-neutral geometry of one timeline frame: the second of the timeline's three stages
+// (store query -> geometry -> backend). For the rows visible at the current scroll position it
+// asks core/query for what shows at this zoom and turns the answer into rects, folded markers,
+// labels that fit, counter lines, flow arrows and selection overlays.
+//
+// Coordinates: x from the left edge of the time area (x = 0 is the viewport's t0), y from the
+// top of the visible track area (the layout's y minus the scroll offset). Positions are
+// computed from exact integer time differences before they become floats, so they hold at any
+// zoom. Anything far outside the view is clamped to a few pixels past its edges.
+//
+// Pure: no widget, no GPU; safe to build on the GUI thread each frame because each visible row
+// costs O(min(visible slices, pixels) * log n) through the level-of-detail queries.
+
+#include "core/query/lodindex.h"
+#include "core/query/viewportquery.h"
+#include "views/timeline/timelinelayout.h"
+#include "views/timeline/timelinestate.h"
+
+#include <QPointF>
+#include <QRgb>
+#include <QString>
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace tracedesk::views {
+
+struct GeoRect
+{
+    float x, y, w, h;
+    QRgb colour;
+};
+
+// A run of slices too narrow to draw one by one.
+struct GeoFolded
+{
+    float x, y, w, h;
+    uint32_t count;
+    uint32_t track, row, first;
+};
+
+struct GeoLabel
+{
+    float x, y, w, h;
+    QString text;     // already shortened to about the width; backends elide exactly
+};
+
+struct GeoBand       // section headers and track names, drawn across the gutter
+{
+    float y, h;
+    QString text;
+    bool header;
+    bool collapsed;
+};
+
+struct GeoCounter
+{
+    float y, h;
+    QRgb colour;
+    std::vector<QPointF> points;   // a step line; y already mapped into the band
+    double minValue, maxValue;
+};
+
+struct GeoFlow
+{
+    QPointF from, to;
+};
+
+struct GeoOverlay
+{
+    enum Kind : uint8_t { SelectedSlice, Area, Timing, Marked };
+    Kind kind;
+    float x, y, w, h;
+    QString text;
+};
+
+struct GeoTick
+{
+    float x;
+    QString text;
+};
+
+struct TimelineGeometry
+{
+    std::vector<GeoRect> rects;
+    std::vector<GeoFolded> folded;
+    std::vector<GeoLabel> labels;
+    std::vector<GeoBand> bands;
+    std::vector<GeoCounter> counters;
+    std::vector<GeoFlow> flows;
+    std::vector<GeoOverlay> overlays;
+    std::vector<GeoTick> ticks;
+    float width = 0;
+    float height = 0;
+
+    void clear();
+};
+
+struct GeometryOptions
+{
+    float width = 0;          // time area, pixels
+    float height = 0;         // visible track area, pixels
+    float scrollY = 0;        // layout y shown at the top
+    float charWidth = 7.0f;   // average glyph width, to decide whether a label fits
+    float minLabelWidth = 20.0f;
+    bool flows = true;
+};
+
+// What to highlight; plain values copied from TimelineState.
+struct GeometryOverlays
+{
+    std::optional<core::SliceRef> slice;
+    AreaRange area;
+    TimeRange timing;
+    TimeRange marked;
+    std::vector<core::Flow> flows;   // drawn as arrows when GeometryOptions::flows is set
+};
+
+// Stable colour of a name: a hash of its bytes picks one entry of a fixed palette.
+QRgb colourForName(std::string_view name);
+inline constexpr QRgb kFoldedColour = 0xff8c96a8;
+inline constexpr QRgb kBackgroundColour = 0xfffbfbfc;
+
+// Ruler ticks at 1, 2 or 5 x 10^k ps, at least minSpacingPx apart, labelled relative to origin.
+std::vector<GeoTick> rulerTicks(const core::Viewport &view, float width, core::TimePs origin,
+                                float minSpacingPx = 90.0f);
+
+class TimelineGeometryBuilder
+{
+public:
+    // The trace and index must outlive the builder's use of them (or be replaced first).
+    void setTrace(const core::Trace *trace, const core::TraceLodIndex *index = nullptr);
+
+    void build(const core::Viewport &view, const TimelineLayout &layout,
+               const GeometryOptions &options, const GeometryOverlays &overlays,
+               TimelineGeometry &out);
+
+    QRgb kindColour(uint32_t kind) const;
+    QString kindLabel(uint32_t kind) const;
+
+private:
+    float xOf(core::TimePs t) const;
+    void addSliceRow(uint32_t track, uint32_t row, float y, TimelineGeometry &out);
+    void addCounter(uint32_t track, float y, float h, TimelineGeometry &out);
+    void addOverlays(const TimelineLayout &layout, const GeometryOverlays &overlays,
+                     TimelineGeometry &out);
+
+    const core::Trace *m_trace = nullptr;
+    const core::TraceLodIndex *m_index = nullptr;
+    std::vector<QRgb> m_kindColours;
+    mutable std::vector<QString> m_kindLabels;
+    mutable std::vector<uint8_t> m_kindLabelReady;
+    std::vector<core::VisibleItem> m_items;
+    std::vector<core::CounterPoint> m_points;
+    core::Viewport m_view;
+    GeometryOptions m_options;
+    double m_psPerPx = 1;
+};
+
+} // namespace tracedesk::views

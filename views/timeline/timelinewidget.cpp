@@ -1,0 +1,376 @@
+#include "views/timeline/timelinewidget.h"
+
+#include "views/common/qtconvert.h"
+#include "views/timeline/searchbar.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracedesk::views {
+
+TimelineWidget::TimelineWidget(QWidget *parent)
+    : QWidget(parent), m_state(new TimelineState(this))
+{
+    setObjectName(QStringLiteral("Timeline"));
+    setFocusPolicy(Qt::StrongFocus);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    createToolBar();
+    layout->addWidget(m_toolBar);
+    m_search = new SearchBar;
+    m_search->hide();
+    layout->addWidget(m_search);
+    auto *body = new QHBoxLayout;
+    body->setSpacing(0);
+    m_canvas = createTimelineCanvas(this, nullptr);
+    m_canvas->widget()->installEventFilter(this);
+    body->addWidget(m_canvas->widget(), 1);
+    m_scroll = new QScrollBar(Qt::Vertical);
+    m_scroll->setObjectName(QStringLiteral("TimelineScroll"));
+    m_scroll->setSingleStep(TimelineLayout::kRowHeight);
+    body->addWidget(m_scroll);
+    layout->addLayout(body, 1);
+
+    connect(m_scroll, &QScrollBar::valueChanged, this, &TimelineWidget::requestFrame);
+    connect(m_state, &TimelineState::viewportChanged, this, &TimelineWidget::requestFrame);
+    connect(m_state, &TimelineState::overlaysChanged, this, [this] {
+        requestFrame();
+        updateToolLabel();
+    });
+    connect(m_state, &TimelineState::selectionChanged, this, &TimelineWidget::onSelectionChanged);
+    connect(m_state, &TimelineState::toolChanged, this, [this](TimelineTool tool) {
+        for (QAction *a : m_tools->actions())
+            a->setChecked(a->data().toInt() == int(tool));
+        updateToolLabel();
+    });
+    connect(m_search, &SearchBar::currentChanged, this, &TimelineWidget::revealSlice);
+    connect(m_search, &SearchBar::closed, this, [this] { m_canvas->widget()->setFocus(); });
+    setFocusProxy(m_canvas->widget());
+    updateToolLabel();
+}
+
+TimelineWidget::~TimelineWidget()
+{
+    m_indexJob.stop();
+}
+
+void TimelineWidget::createToolBar()
+{
+    m_toolBar = new QToolBar;
+    m_toolBar->setObjectName(QStringLiteral("TimelineTools"));
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_tools = new QActionGroup(this);
+    m_tools->setExclusive(true);
+    const struct
+    {
+        TimelineTool tool;
+        const char *text;
+        const char *tip;
+    } tools[] = {
+        {TimelineTool::Select, QT_TR_NOOP("1 Select"), QT_TR_NOOP("Click a slice, drag an area")},
+        {TimelineTool::Pan, QT_TR_NOOP("2 Pan"), QT_TR_NOOP("Drag to move through time")},
+        {TimelineTool::Zoom, QT_TR_NOOP("3 Zoom"), QT_TR_NOOP("Drag a range or click to zoom")},
+        {TimelineTool::Timing, QT_TR_NOOP("4 Timing"), QT_TR_NOOP("Drag to measure a duration")},
+    };
+    for (const auto &t : tools) {
+        QAction *a = m_toolBar->addAction(tr(t.text));
+        a->setToolTip(tr(t.tip));
+        a->setCheckable(true);
+        a->setData(int(t.tool));
+        a->setChecked(t.tool == TimelineTool::Select);
+        m_tools->addAction(a);
+        connect(a, &QAction::triggered, this, [this, tool = t.tool] { m_state->setTool(tool); });
+    }
+    m_toolBar->addSeparator();
+    m_flowsAction = m_toolBar->addAction(tr("Flows"));
+    m_flowsAction->setCheckable(true);
+    m_flowsAction->setChecked(true);
+    m_flowsAction->setToolTip(tr("Show flow arrows of the selected slice"));
+    connect(m_flowsAction, &QAction::toggled, this, &TimelineWidget::requestFrame);
+    QAction *find = m_toolBar->addAction(tr("Find"));
+    find->setToolTip(tr("Search slices by name (/ or Ctrl+F)"));
+    connect(find, &QAction::triggered, this, &TimelineWidget::openSearch);
+    m_toolBar->addSeparator();
+    m_toolLabel = new QLabel;
+    m_toolLabel->setObjectName(QStringLiteral("TimelineToolLabel"));
+    m_toolBar->addWidget(m_toolLabel);
+}
+
+QWidget *TimelineWidget::canvasWidget() const
+{
+    return m_canvas->widget();
+}
+
+bool TimelineWidget::usesOpenGL() const
+{
+    return m_canvas->usesOpenGL();
+}
+
+QString TimelineWidget::toolText() const
+{
+    return m_toolLabel->text();
+}
+
+void TimelineWidget::updateToolLabel()
+{
+    QString text;
+    for (QAction *a : m_tools->actions()) {
+        if (a->isChecked())
+            text = a->text().mid(2);
+    }
+    const TimeRange &timing = m_state->timing();
+    if (timing.valid())
+        text += tr("  ·  timing %1 (Esc clears)").arg(durationText(timing.duration()));
+    const TimeRange &marked = m_state->marked();
+    if (marked.valid())
+        text += tr("  ·  marked %1").arg(durationText(marked.duration()));
+    m_toolLabel->setText(text);
+}
+
+void TimelineWidget::setTrace(core::TracePtr trace)
+{
+    m_indexJob.stop();
+    m_trace = std::move(trace);
+    m_index.reset();
+    m_builder.setTrace(m_trace.get(), nullptr);
+    m_collapsed.clear();
+    m_selectedFlows.clear();
+    m_search->setTrace(m_trace);
+    m_state->setTiming({});
+    m_state->setMarked({});
+    m_state->clearSelection();
+    rebuildLayout();
+    m_scroll->setValue(0);
+    resetZoom();
+    if (!m_trace)
+        return;
+    // The pyramids read every row once: a worker's job, never the GUI thread's.
+    core::TracePtr target = m_trace;
+    m_indexJob.run<std::shared_ptr<const core::TraceLodIndex>>(
+        this, [target] { return std::make_shared<const core::TraceLodIndex>(*target); },
+        [this, target](std::shared_ptr<const core::TraceLodIndex> index) {
+            if (target != m_trace)
+                return;
+            m_index = std::move(index);
+            m_builder.setTrace(m_trace.get(), m_index.get());
+            requestFrame();
+            emit lodIndexBuilt();
+        });
+}
+
+void TimelineWidget::rebuildLayout()
+{
+    m_layout = m_trace ? TimelineLayout(*m_trace, m_collapsed) : TimelineLayout();
+    updateScrollBar();
+    requestFrame();
+}
+
+void TimelineWidget::updateScrollBar()
+{
+    const int visible = std::max(0, m_canvas->widget()->height() - kRulerHeight);
+    m_scroll->setPageStep(std::max(visible, 1));
+    m_scroll->setRange(0, std::max(0, m_layout.totalHeight() - visible));
+}
+
+void TimelineWidget::requestFrame()
+{
+    m_dirty = true;
+    m_canvas->widget()->update();
+}
+
+const TimelineGeometry &TimelineWidget::frame(QSize canvasSize)
+{
+    if (!m_dirty && canvasSize == m_frameSize)
+        return m_geometry;
+    m_dirty = false;
+    m_frameSize = canvasSize;
+    GeometryOptions options;
+    options.width = float(std::max(1, canvasSize.width() - kGutterWidth));
+    options.height = float(std::max(0, canvasSize.height() - kRulerHeight));
+    options.scrollY = float(m_scroll->value());
+    options.charWidth = float(QFontMetricsF(m_canvas->widget()->font()).averageCharWidth());
+    options.flows = m_flowsAction->isChecked();
+    GeometryOverlays overlays;
+    overlays.slice = m_state->selectedSlice();
+    overlays.area = m_drag == Drag::Area ? m_areaPreview : m_state->area();
+    overlays.timing = m_state->timing();
+    overlays.marked = m_state->marked();
+    overlays.flows = m_selectedFlows;
+    m_builder.build(m_state->viewport(), m_layout, options, overlays, m_geometry);
+    return m_geometry;
+}
+
+void TimelineWidget::onSelectionChanged()
+{
+    m_selectedFlows.clear();
+    const auto &slice = m_state->selectedSlice();
+    if (m_trace && slice) {
+        // One pass over the flow list per click, not per frame.
+        for (const core::Flow &f : m_trace->flows) {
+            if (f.from == *slice || f.to == *slice)
+                m_selectedFlows.push_back(f);
+        }
+    }
+    requestFrame();
+}
+
+double TimelineWidget::xOfTime(core::TimePs t) const
+{
+    return kGutterWidth + double(t - m_state->t0()) / m_state->viewport().psPerPx();
+}
+
+core::TimePs TimelineWidget::timeAtX(double canvasX) const
+{
+    return m_state->t0() + core::TimePs(std::llround((canvasX - kGutterWidth)
+                                                     * m_state->viewport().psPerPx()));
+}
+
+double TimelineWidget::yOfRow(uint32_t track, uint32_t row) const
+{
+    const int top = m_layout.rowTop(track, row);
+    if (top < 0)
+        return -1;
+    return kRulerHeight + top - m_scroll->value() + TimelineLayout::kRowHeight / 2.0;
+}
+
+int TimelineWidget::scrollY() const
+{
+    return m_scroll->value();
+}
+
+void TimelineWidget::setScrollY(int y)
+{
+    m_scroll->setValue(y);
+}
+
+void TimelineWidget::setPlaneCollapsed(uint32_t plane, bool collapsed)
+{
+    if (collapsed)
+        m_collapsed.insert(plane);
+    else
+        m_collapsed.erase(plane);
+    rebuildLayout();
+}
+
+void TimelineWidget::setWindowClamped(core::TimePs t0, core::TimePs t1)
+{
+    if (!m_trace)
+        return;
+    const core::TimePs traceSpan = std::max<core::TimePs>(m_trace->end - m_trace->begin, 1);
+    const core::TimePs minSpan = std::max<core::TimePs>(m_state->widthPx() / 4, 10);
+    const core::TimePs maxSpan = std::max(traceSpan * 2, minSpan);
+    core::TimePs span = std::clamp(t1 - t0, minSpan, maxSpan);
+    const core::TimePs mid = t0 + (t1 - t0) / 2;
+    t0 = mid - span / 2;
+    // Keep some of the trace in view.
+    t0 = std::clamp(t0, m_trace->begin - span / 2 - span / 4,
+                    std::max(m_trace->begin, m_trace->end - span / 4));
+    m_state->setWindow(t0, t0 + span);
+}
+
+void TimelineWidget::zoomBy(double factor, double anchorCanvasX)
+{
+    const core::TimePs anchor = timeAtX(anchorCanvasX);
+    const double left = double(anchor - m_state->t0()) * factor;
+    const double right = double(m_state->t1() - anchor) * factor;
+    core::TimePs t0 = anchor - core::TimePs(std::llround(left));
+    core::TimePs t1 = anchor + core::TimePs(std::llround(right));
+    const core::TimePs minSpan = std::max<core::TimePs>(m_state->widthPx() / 4, 10);
+    if (t1 - t0 < minSpan)
+        return;
+    if (m_trace && t1 - t0 > 2 * std::max<core::TimePs>(m_trace->end - m_trace->begin, 1))
+        return resetZoom();
+    m_state->setWindow(t0, t1);
+}
+
+void TimelineWidget::panByPixels(double dx)
+{
+    const core::TimePs shift = core::TimePs(std::llround(dx * m_state->viewport().psPerPx()));
+    setWindowClamped(m_state->t0() + shift, m_state->t1() + shift);
+}
+
+void TimelineWidget::resetZoom()
+{
+    if (!m_trace || m_trace->end <= m_trace->begin) {
+        m_state->setWindow(0, 1'000'000);
+        return;
+    }
+    const core::TimePs span = m_trace->end - m_trace->begin;
+    const core::TimePs pad = std::max<core::TimePs>(span / 100, 1);
+    m_state->setWindow(m_trace->begin - pad, m_trace->end + pad);
+}
+
+void TimelineWidget::frameSelection()
+{
+    TimeRange range;
+    if (const auto &s = m_state->selectedSlice(); s && m_trace && m_trace->valid(*s))
+        range = {m_trace->start(*s), m_trace->start(*s) + m_trace->duration(*s)};
+    else if (m_state->area().valid())
+        range = m_state->area().time;
+    else if (m_state->timing().valid())
+        range = m_state->timing();
+    else if (m_state->marked().valid())
+        range = m_state->marked();
+    else
+        return;
+    const core::TimePs pad = std::max<core::TimePs>(range.duration() / 10, 5);
+    setWindowClamped(range.t0 - pad, range.t1 + pad);
+}
+
+void TimelineWidget::markSelection()
+{
+    if (const auto &s = m_state->selectedSlice(); s && m_trace && m_trace->valid(*s))
+        m_state->setMarked({m_trace->start(*s), m_trace->start(*s) + m_trace->duration(*s)});
+    else if (m_state->area().valid())
+        m_state->setMarked(m_state->area().time);
+    else if (m_state->timing().valid())
+        m_state->setMarked(m_state->timing());
+}
+
+void TimelineWidget::stepSelection(core::Direction direction)
+{
+    const auto &s = m_state->selectedSlice();
+    if (!m_trace || !s)
+        return;
+    if (auto next = core::neighbourSlice(*m_trace, *s, direction))
+        revealSlice(*next);
+}
+
+void TimelineWidget::revealSlice(core::SliceRef slice)
+{
+    if (!m_trace || !m_trace->valid(slice))
+        return;
+    const uint32_t plane = m_trace->tracks[slice.track].plane;
+    if (planeCollapsed(plane))
+        setPlaneCollapsed(plane, false);
+    m_state->selectSlice(slice);
+    const core::TimePs start = m_trace->start(slice);
+    const core::TimePs end = start + m_trace->duration(slice);
+    const core::TimePs span = m_state->t1() - m_state->t0();
+    if (end - start > span * 9 / 10) {
+        frameSelection();
+    } else {
+        const core::TimePs mid = start + (end - start) / 2;
+        m_state->setWindow(mid - span / 2, mid - span / 2 + span);
+    }
+    const int top = m_layout.rowTop(slice.track, slice.row);
+    const int visible = std::max(0, m_canvas->widget()->height() - kRulerHeight);
+    if (top >= 0 && (top < scrollY() || top + TimelineLayout::kRowHeight > scrollY() + visible))
+        setScrollY(top - visible / 3);
+}
+
+void TimelineWidget::openSearch()
+{
+    m_search->activate();
+}
+
+} // namespace tracedesk::views

@@ -1,0 +1,136 @@
+#pragma once
+
+// TimelineWidget: the GPU timeline. It owns the shared TimelineState, a tool bar, the find bar
+// and a canvas (OpenGL or QPainter, see timelinecanvas.h), and turns input into state changes:
+// tools 1-4 (select, pan, zoom, timing), W/S zoom at the cursor, A/D pan (Shift: faster), the
+// wheel scrolls tracks (Ctrl: zoom at the cursor, Shift: pan), click selects a slice, a select
+// drag selects an area, f frames the selection, z or 0 shows the whole trace, m marks the
+// selection, Esc clears the timing interval, Left/Right step along the selected slice's row,
+// `/` or Ctrl+F opens the find bar.
+//
+// Per frame it only runs the level-of-detail queries for the visible rows; anything that walks
+// the store (the LOD index, search) runs on a worker.
+
+#include "core/query/lodindex.h"
+#include "core/query/selectionsummary.h"
+#include "views/timeline/backgroundjob.h"
+#include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelinegeometry.h"
+#include "views/timeline/timelinelayout.h"
+#include "views/timeline/timelinestate.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <set>
+
+class QActionGroup;
+class QLabel;
+class QScrollBar;
+class QToolBar;
+class QAction;
+
+namespace tracedesk::views {
+
+class SearchBar;
+
+class TimelineWidget : public QWidget, private FrameSource
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineWidget(QWidget *parent = nullptr);
+    ~TimelineWidget() override;
+
+    void setTrace(core::TracePtr trace);
+    const core::TracePtr &trace() const { return m_trace; }
+    TimelineState *state() const { return m_state; }
+    SearchBar *searchBar() const { return m_search; }
+    QWidget *canvasWidget() const;
+    bool usesOpenGL() const;
+    const TimelineLayout &layout() const { return m_layout; }
+    // The geometry of the last frame drawn.
+    const TimelineGeometry &lastFrame() const { return m_geometry; }
+    // The geometry for the current state at the canvas's size (what the next paint draws).
+    const TimelineGeometry &currentFrame() { return frame(canvasWidget()->size()); }
+    QString toolText() const;
+    bool lodIndexReady() const { return m_index != nullptr; }
+
+    // Canvas coordinates <-> time and tracks.
+    double xOfTime(core::TimePs t) const;
+    core::TimePs timeAtX(double canvasX) const;
+    // Canvas y of the middle of a row, or -1 when hidden.
+    double yOfRow(uint32_t track, uint32_t row) const;
+    std::optional<core::SliceRef> sliceAt(QPointF canvasPos) const;
+    QString toolTipAt(QPointF canvasPos) const;
+
+    int scrollY() const;
+    void setScrollY(int y);
+    void setPlaneCollapsed(uint32_t plane, bool collapsed);
+    bool planeCollapsed(uint32_t plane) const { return m_collapsed.count(plane) > 0; }
+
+    void zoomBy(double factor, double anchorCanvasX);
+    void panByPixels(double dx);
+    void resetZoom();
+    void frameSelection();
+    void markSelection();
+    void stepSelection(core::Direction direction);
+    // Selects the slice, keeps the zoom but centres it (framing it when wider than the view),
+    // and scrolls its row into view.
+    void revealSlice(core::SliceRef slice);
+    void openSearch();
+
+signals:
+    void lodIndexBuilt();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    const TimelineGeometry &frame(QSize canvasSize) override;
+    void createToolBar();
+    void rebuildLayout();
+    void updateScrollBar();
+    void requestFrame();
+    void onSelectionChanged();
+    bool handleKey(QKeyEvent *event);
+    bool handleMouse(QEvent *event);
+    bool handleWheel(QWheelEvent *event);
+    double anchorX() const;
+    AreaRange areaBetween(QPointF a, QPointF b) const;
+    void setWindowClamped(core::TimePs t0, core::TimePs t1);
+    void updateToolLabel();
+
+    core::TracePtr m_trace;
+    std::shared_ptr<const core::TraceLodIndex> m_index;
+    TimelineState *m_state = nullptr;
+    TimelineCanvas *m_canvas = nullptr;
+    QScrollBar *m_scroll = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QActionGroup *m_tools = nullptr;
+    QAction *m_flowsAction = nullptr;
+    QLabel *m_toolLabel = nullptr;
+    SearchBar *m_search = nullptr;
+    TimelineLayout m_layout;
+    std::set<uint32_t> m_collapsed;
+    TimelineGeometryBuilder m_builder;
+    TimelineGeometry m_geometry;
+    std::vector<core::Flow> m_selectedFlows;
+    QSize m_frameSize;
+    bool m_dirty = true;
+
+    enum class Drag : uint8_t { None, Pending, Area, Pan, Zoom, Timing };
+    Drag m_drag = Drag::None;
+    QPointF m_pressPos;
+    core::TimePs m_pressTime = 0;
+    core::TimePs m_pressT0 = 0;
+    core::TimePs m_pressT1 = 0;
+    int m_pressScroll = 0;
+    AreaRange m_areaPreview;     // the area being dragged, committed on release
+    QPointF m_lastMouse{-1, -1};
+    BackgroundJob m_indexJob;
+};
+
+} // namespace tracedesk::views

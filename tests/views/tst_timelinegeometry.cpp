@@ -12,6 +12,7 @@ using views::LayoutItem;
 using views::TimelineGeometry;
 using views::TimelineGeometryBuilder;
 using views::TimelineLayout;
+using views::TrackState;
 
 namespace {
 
@@ -58,6 +59,9 @@ private slots:
     void layoutOrderAndHeights();
     void layoutHitTest();
     void layoutCollapsed();
+    void layoutHiddenTracks();
+    void layoutPinnedTracks();
+    void layoutPinnedCollapsedAndHidden();
     void sliceRectsAtTheirTime();
     void foldsNarrowSlices();
     void labelsOnlyWhereTheyFit();
@@ -142,6 +146,133 @@ void TstTimelineGeometry::layoutCollapsed()
     QCOMPARE(layout.items()[1].y, 22);
     QCOMPARE(layout.itemOfTrack(1), -1);
     QCOMPARE(layout.rowTop(0, 0), 44);
+}
+
+void TstTimelineGeometry::layoutHiddenTracks()
+{
+    // Tracks: 0 host "main", 1 device "XLA Ops" (2 rows), 2 device counter "power".
+    TrackState state;
+    state.hidden = {1};
+    TimelineLayout layout(*m_trace, state);
+    const auto &items = layout.items();
+    QCOMPARE(items.size(), size_t(4));
+    QCOMPARE(items[0].kind, LayoutItem::Header);
+    QCOMPARE(items[0].plane, 1u);
+    QCOMPARE(items[0].hidden, 1);
+    QCOMPARE(items[1].kind, LayoutItem::CounterTrack);
+    QCOMPARE(items[1].y, 22);
+    QCOMPARE(items[2].y, 22 + 40 + 3);
+    QCOMPARE(items[2].hidden, 0);
+    QCOMPARE(items[3].track, 0u);
+    QCOMPARE(items[3].y, 65 + 22);
+    QCOMPARE(layout.totalHeight(), 87 + 18 + 3);
+    QCOMPARE(layout.itemOfTrack(1), -1);
+    QCOMPARE(layout.rowTop(1, 0), -1);
+    QCOMPARE(layout.hitTest(30).kind, LayoutHit::Counter);   // where XLA Ops used to be
+    QCOMPARE(layout.hitTest(30).track, 2u);
+
+    // Every device track hidden: the header stays (to bring them back), with nothing below.
+    state.hidden = {1, 2};
+    TimelineLayout empty(*m_trace, state);
+    QCOMPARE(empty.items().size(), size_t(3));
+    QCOMPARE(empty.items()[0].hidden, 2);
+    QCOMPARE(empty.items()[1].kind, LayoutItem::Header);
+    QCOMPARE(empty.items()[1].y, 22);
+    QCOMPARE(empty.totalHeight(), 22 + 22 + 18 + 3);
+    // Hidden indices that are no tracks change nothing.
+    state.hidden = {17};
+    QCOMPARE(TimelineLayout(*m_trace, state).totalHeight(), 126 + 18 + 3);
+}
+
+void TstTimelineGeometry::layoutPinnedTracks()
+{
+    // Pin "main" then "power": a pinned section first, in pin order, then what is left.
+    TrackState state;
+    state.pinned = {0, 2, 0, 42};   // the duplicate and the unknown index are ignored
+    TimelineLayout layout(*m_trace, state);
+    const auto &items = layout.items();
+    QCOMPARE(items.size(), size_t(5));
+    QCOMPARE(items[0].kind, LayoutItem::Header);
+    QCOMPARE(items[0].plane, views::kPinnedSection);
+    QCOMPARE(items[1].track, 0u);
+    QCOMPARE(items[1].plane, 0u);
+    QVERIFY(items[1].pinned);
+    QCOMPARE(items[1].y, 22);
+    QCOMPARE(items[1].height, 18);
+    QCOMPARE(items[2].track, 2u);
+    QCOMPARE(items[2].kind, LayoutItem::CounterTrack);
+    QCOMPARE(items[2].y, 22 + 18 + 3);
+    QCOMPARE(items[3].kind, LayoutItem::Header);   // the device plane, only XLA Ops left
+    QCOMPARE(items[3].plane, 1u);
+    QCOMPARE(items[3].y, 43 + 40 + 3);
+    QCOMPARE(items[4].track, 1u);
+    QVERIFY(!items[4].pinned);
+    QCOMPARE(items[4].y, 86 + 22);
+    // The host plane lost its only track to the pinned section: no header for it.
+    QCOMPARE(layout.totalHeight(), 108 + 36 + 3);
+    const LayoutHit header = layout.hitTest(3);
+    QCOMPARE(header.kind, LayoutHit::Header);
+    QCOMPARE(header.plane, views::kPinnedSection);
+    QCOMPARE(layout.hitTest(25).track, 0u);
+    QCOMPARE(layout.rowTop(1, 1), 108 + 18);
+
+    // Pin order is display order.
+    state.pinned = {2, 0};
+    TimelineLayout reversed(*m_trace, state);
+    QCOMPARE(reversed.items()[1].track, 2u);
+    QCOMPARE(reversed.items()[2].track, 0u);
+    QCOMPARE(reversed.items()[2].y, 22 + 40 + 3);
+}
+
+void TstTimelineGeometry::layoutPinnedCollapsedAndHidden()
+{
+    TrackState state;
+    state.pinned = {0, 2};
+    state.hidden = {2};
+    state.collapsed = {views::kPinnedSection, 1};
+    TimelineLayout layout(*m_trace, state);
+    const auto &items = layout.items();
+    // Pinned header (collapsed, one hidden), device header (collapsed): XLA Ops is all it has.
+    QCOMPARE(items.size(), size_t(2));
+    QCOMPARE(items[0].plane, views::kPinnedSection);
+    QVERIFY(items[0].collapsed);
+    QCOMPARE(items[0].hidden, 1);
+    QCOMPARE(items[1].plane, 1u);
+    QVERIFY(items[1].collapsed);
+    QCOMPARE(items[1].y, 22);
+    QCOMPARE(layout.totalHeight(), 44);
+    QCOMPARE(layout.itemOfTrack(0), -1);
+
+    // Expanded: only main is pinned and visible; power stays hidden (hiding wins).
+    state.collapsed.clear();
+    TimelineLayout open(*m_trace, state);
+    QCOMPARE(open.items().size(), size_t(4));
+    QCOMPARE(open.items()[1].track, 0u);
+    QCOMPARE(open.itemOfTrack(2), -1);
+
+    // A pinned section whose tracks are all hidden disappears; the bands say so in the header.
+    state.hidden = {0, 2};
+    TimelineLayout none(*m_trace, state);
+    QCOMPARE(none.items().front().plane, 1u);
+    TimelineGeometryBuilder builder;
+    builder.setTrace(m_trace.get());
+    GeometryOptions options;
+    options.width = 1000;
+    options.height = 400;
+    TimelineGeometry g;
+    state.hidden = {1};
+    state.pinned = {2};
+    builder.build(core::Viewport::withWidth(0, 4'000'000, 1000), TimelineLayout(*m_trace, state),
+                  options, {}, g);
+    QCOMPARE(g.bands.size(), size_t(5));
+    QCOMPARE(g.bands[0].text, QStringLiteral("Pinned"));
+    QCOMPARE(g.bands[1].text, QStringLiteral("power  ·  /device:TPU:0"));
+    QCOMPARE(g.bands[2].text, QStringLiteral("/device:TPU:0  ·  node1  ·  1 hidden"));
+    QVERIFY(g.bands[2].collapsed);   // nothing left to show below it
+    QVERIFY(!g.bands[3].collapsed);
+    QCOMPARE(g.counters.size(), size_t(1));
+    QCOMPARE(g.counters.front().y, 22.0f);
+    QCOMPARE(g.folded.size(), size_t(0));   // XLA Ops is hidden
 }
 
 void TstTimelineGeometry::sliceRectsAtTheirTime()

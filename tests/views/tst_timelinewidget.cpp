@@ -6,6 +6,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,10 +23,13 @@ constexpr int kTiny = 500;
 // Device "/device:GPU:0", track "Stream 1": kernelA 0-1 us (args flops=123, op=fusion.1),
 // kernelB 2-3 us with "inner" 2.1-2.4 us below it, kernelA 4-5 us, 500 "tiny" slices of 10 ps
 // every 20 ps from 6 us, kernelC 9-10 us. Host "/host:CPU", track "main": step 0-10 us with
-// launch 1.5-1.7 us below it; a flow goes from launch to kernelB.
-core::TracePtr buildTrace()
+// launch 1.5-1.7 us below it; a flow goes from launch to kernelB. `source` names the file it
+// stands for (track state is only remembered for traces read from files).
+core::TracePtr buildTrace(const char *source = nullptr)
 {
     core::TraceBuilder b;
+    if (source)
+        b.info().sources.push_back(source);
     auto kind = [&](const char *name) {
         core::EventKind k;
         k.name = b.intern(name);
@@ -61,6 +67,21 @@ core::TracePtr buildTrace()
 constexpr uint32_t kStream = 0;
 constexpr uint32_t kMain = 1;
 
+// Triggers the action named `name` of the context menu at pos; false when it is not offered.
+bool triggerMenu(TimelineWidget *widget, QPoint pos, const char *name)
+{
+    std::unique_ptr<QMenu> menu(widget->contextMenuAt(pos));
+    if (!menu)
+        return false;
+    for (QAction *a : menu->actions()) {
+        if (a->objectName() == QLatin1String(name) && a->isEnabled()) {
+            a->trigger();
+            return true;
+        }
+    }
+    return false;
+}
+
 bool near(QRgb a, QRgb b, int tolerance = 3)
 {
     return qAbs(qRed(a) - qRed(b)) <= tolerance && qAbs(qGreen(a) - qGreen(b)) <= tolerance
@@ -74,12 +95,18 @@ class TstTimelineWidget : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
+    void cleanupTestCase();
     void init();
     void cleanup();
     void backendAndLayout();
     void zoomAndPanKeys();
     void clickSelectsAndShowsDetails();
     void headerClickCollapses();
+    void hideTrackFromMenu();
+    void pinTrackFromMenu();
+    void collapseAllFromMenu();
+    void trackStateRestored();
     void areaSelectionSummary();
     void timingTool();
     void searchSteps();
@@ -93,6 +120,19 @@ private:
     std::unique_ptr<TimelineWidget> m_widget;
     std::unique_ptr<views::DetailsPane> m_details;
 };
+
+void TstTimelineWidget::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TraceDeskTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_timelinewidget"));
+    QSettings().remove(QStringLiteral("TimelineTracks"));
+}
+
+void TstTimelineWidget::cleanupTestCase()
+{
+    QSettings().remove(QStringLiteral("TimelineTracks"));
+}
 
 void TstTimelineWidget::init()
 {
@@ -231,6 +271,116 @@ void TstTimelineWidget::headerClickCollapses()
     QCOMPARE(m_widget->layout().rowTop(kMain, 0), 44);
     QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(60, views::kRulerHeight + 10));
     QVERIFY(!m_widget->planeCollapsed(1));
+}
+
+void TstTimelineWidget::hideTrackFromMenu()
+{
+    // Right click on the track's label in the gutter.
+    const QPoint label(20, int(m_widget->yOfRow(kStream, 0)));
+    QVERIFY(!triggerMenu(m_widget.get(), label, "unpinTrack"));
+    QVERIFY(triggerMenu(m_widget.get(), label, "hideTrack"));
+    QVERIFY(m_widget->trackHidden(kStream));
+    QCOMPARE(m_widget->layout().itemOfTrack(kStream), -1);
+    QCOMPARE(m_widget->yOfRow(kStream, 0), -1.0);
+    // Where Stream 1 was, the host header now sits: device header 22, host header 22-44.
+    const views::LayoutHit hit = m_widget->layout().hitTest(30);
+    QCOMPARE(hit.kind, views::LayoutHit::Header);
+    QCOMPARE(hit.plane, 0u);
+    QCOMPARE(m_widget->layout().rowTop(kMain, 0), 44);
+    QVERIFY(!m_widget->sliceAt(label + QPoint(500, 0)));
+    QVERIFY(m_widget->currentFrame().bands[0].text.endsWith(QStringLiteral("1 hidden")));
+    // The device header's menu brings it back; the host header has nothing hidden to show.
+    const QPoint hostHeader(60, views::kRulerHeight + 30);
+    QVERIFY(!triggerMenu(m_widget.get(), hostHeader, "showHiddenTracks"));
+    QVERIFY(triggerMenu(m_widget.get(), QPoint(60, views::kRulerHeight + 5), "showHiddenTracks"));
+    QVERIFY(!m_widget->trackHidden(kStream));
+    QCOMPARE(m_widget->layout().rowTop(kStream, 0), 22);
+
+    // The public slot does the same; a search result on a hidden track shows it again.
+    m_widget->setTrackHidden(kMain, true);
+    QCOMPARE(m_widget->layout().itemOfTrack(kMain), -1);
+    m_widget->revealSlice(core::SliceRef{kMain, 1, 0});
+    QVERIFY(!m_widget->trackHidden(kMain));
+    QCOMPARE(*m_widget->state()->selectedSlice(), (core::SliceRef{kMain, 1, 0}));
+}
+
+void TstTimelineWidget::pinTrackFromMenu()
+{
+    QVERIFY(triggerMenu(m_widget.get(), at(500'000, kMain), "pinTrack"));
+    QVERIFY(m_widget->trackPinned(kMain));
+    // Pinned header, main (2 rows), device header, Stream 1; the host section is gone.
+    const auto &items = m_widget->layout().items();
+    QCOMPARE(items.size(), size_t(4));
+    QCOMPARE(items[0].plane, views::kPinnedSection);
+    QCOMPARE(m_widget->layout().rowTop(kMain, 0), 22);
+    QCOMPARE(m_widget->layout().rowTop(kStream, 0), 22 + 36 + 3 + 22);
+    QCOMPARE(m_widget->layout().totalHeight(), 83 + 36 + 3);
+    // Clicking the first row of the pinned track selects from it.
+    QTest::mouseClick(m_widget->canvasWidget(), Qt::LeftButton, {}, at(5'000'000, kMain));
+    QCOMPARE(*m_widget->state()->selectedSlice(), (core::SliceRef{kMain, 0, 0}));
+    QCOMPARE(m_widget->toolTipAt(QPointF(60, views::kRulerHeight + 5)),
+             QStringLiteral("Pinned tracks"));
+
+    QVERIFY(!triggerMenu(m_widget.get(), at(500'000, kMain), "pinTrack"));
+    QVERIFY(triggerMenu(m_widget.get(), at(500'000, kMain), "unpinTrack"));
+    QVERIFY(!m_widget->trackPinned(kMain));
+    QCOMPARE(m_widget->layout().rowTop(kMain, 0), 22 + 36 + 3 + 22);
+}
+
+void TstTimelineWidget::collapseAllFromMenu()
+{
+    m_widget->setTrackPinned(kStream, true);
+    const QPoint header(60, views::kRulerHeight + 5);
+    QVERIFY(triggerMenu(m_widget.get(), header, "collapseAll"));
+    // Two headers (pinned, host: Stream 1 was the device's only track), no tracks.
+    const auto &items = m_widget->layout().items();
+    QCOMPARE(items.size(), size_t(2));
+    for (const auto &item : items)
+        QVERIFY(item.kind == views::LayoutItem::Header && item.collapsed);
+    QCOMPARE(items[1].plane, 0u);
+    QCOMPARE(m_widget->layout().totalHeight(), 2 * 22);
+    QVERIFY(m_widget->planeCollapsed(views::kPinnedSection));
+    QVERIFY(!m_widget->sliceAt(at(500'000, kStream)));
+    QCOMPARE(m_widget->yOfRow(kMain, 0), -1.0);
+    QVERIFY(triggerMenu(m_widget.get(), header, "expandAll"));
+    QCOMPARE(m_widget->layout().rowTop(kStream, 0), 22);
+    QVERIFY(m_widget->layout().rowTop(kMain, 0) > 0);
+    m_widget->setTrackPinned(kStream, false);
+}
+
+void TstTimelineWidget::trackStateRestored()
+{
+    const char *source = "traces/node1.xplane.pb";
+    m_widget->setTrace(buildTrace(source));
+    m_widget->setTrackHidden(kStream, true);
+    m_widget->setTrackPinned(kMain, true);
+    m_widget->setPlaneCollapsed(views::kPinnedSection, true);
+    const views::TrackState expected = m_widget->trackState();
+    QCOMPARE(expected.pinned, (std::vector<uint32_t>{kMain}));
+
+    // The same file, loaded again and shown in a new widget: the same tracks.
+    TimelineWidget again;
+    again.setTrace(buildTrace(source));
+    QCOMPARE(again.trackState(), expected);
+    QCOMPARE(again.layout().items().size(), m_widget->layout().items().size());
+    QCOMPARE(again.layout().itemOfTrack(kStream), -1);
+    QVERIFY(again.planeCollapsed(views::kPinnedSection));
+
+    // Another file, and a trace built in memory, start with every track shown.
+    TimelineWidget other;
+    other.setTrace(buildTrace("traces/node2.xplane.pb"));
+    QCOMPARE(other.trackState(), views::TrackState{});
+    other.setTrace(buildTrace());
+    QCOMPARE(other.trackState(), views::TrackState{});
+
+    // Back to the default: nothing stays stored.
+    again.expandAll();
+    again.setTrackPinned(kMain, false);
+    again.showHiddenTracks(1);
+    QCOMPARE(again.trackState(), views::TrackState{});
+    TimelineWidget third;
+    third.setTrace(buildTrace(source));
+    QCOMPARE(third.trackState(), views::TrackState{});
 }
 
 void TstTimelineWidget::areaSelectionSummary()

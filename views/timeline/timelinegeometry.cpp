@@ -141,17 +141,28 @@ void TimelineGeometryBuilder::build(const core::Viewport &view, const TimelineLa
         const LayoutItem &item = items[i];
         const float y = float(item.y) - options.scrollY;
         if (item.kind == LayoutItem::Header) {
-            const core::Plane &plane = m_trace->planes[item.plane];
-            QString text = toQString(m_trace->string(plane.name));
-            if (plane.host != core::kEmptyString)
-                text += QStringLiteral("  ·  ") + toQString(m_trace->string(plane.host));
-            const bool collapsed = i + 1 >= items.size() || items[i + 1].kind == LayoutItem::Header;
+            QString text;
+            if (item.plane == kPinnedSection) {
+                text = QStringLiteral("Pinned");
+            } else {
+                const core::Plane &plane = m_trace->planes[item.plane];
+                text = toQString(m_trace->string(plane.name));
+                if (plane.host != core::kEmptyString)
+                    text += QStringLiteral("  ·  ") + toQString(m_trace->string(plane.host));
+            }
+            if (item.hidden > 0)
+                text += QStringLiteral("  ·  %1 hidden").arg(item.hidden);
+            // A section whose tracks are all hidden shows as closed too.
+            const bool collapsed = item.collapsed || i + 1 >= items.size()
+                                   || items[i + 1].kind == LayoutItem::Header;
             out.bands.push_back({y, float(item.height), text, true, collapsed});
             continue;
         }
-        out.bands.push_back({y, float(item.height),
-                             toQString(m_trace->string(m_trace->tracks[item.track].name)), false,
-                             false});
+        QString name = toQString(m_trace->string(m_trace->tracks[item.track].name));
+        if (item.pinned)   // away from its plane, the name alone may be ambiguous
+            name += QStringLiteral("  ·  ")
+                    + toQString(m_trace->string(m_trace->planes[item.plane].name));
+        out.bands.push_back({y, float(item.height), name, false, false});
         if (item.kind == LayoutItem::CounterTrack) {
             addCounter(item.track, y, float(item.height), out);
             continue;

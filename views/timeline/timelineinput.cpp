@@ -6,6 +6,8 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -45,6 +47,12 @@ bool TimelineWidget::eventFilter(QObject *watched, QEvent *event)
         break;
     case QEvent::Wheel:
         return handleWheel(static_cast<QWheelEvent *>(event));
+    case QEvent::ContextMenu: {
+        auto *context = static_cast<QContextMenuEvent *>(event);
+        if (std::unique_ptr<QMenu> menu{contextMenuAt(context->pos())})
+            menu->exec(context->globalPos());
+        return true;
+    }
     case QEvent::ToolTip: {
         auto *help = static_cast<QHelpEvent *>(event);
         const QString text = toolTipAt(help->pos());
@@ -301,6 +309,8 @@ QString TimelineWidget::toolTipAt(QPointF pos) const
     }
     if (pos.x() < kGutterWidth && pos.y() >= kRulerHeight) {
         const LayoutHit hit = m_layout.hitTest(int(pos.y()) - kRulerHeight + scrollY());
+        if (hit.kind == LayoutHit::Header && hit.plane == kPinnedSection)
+            return tr("Pinned tracks");
         if (hit.kind == LayoutHit::Header)
             return toQString(m_trace->string(m_trace->planes[hit.plane].name));
         if (hit.kind != LayoutHit::None)

@@ -18,6 +18,16 @@ int kindRank(core::PlaneKind kind)
 } // namespace
 
 TimelineLayout::TimelineLayout(const core::Trace &trace, const std::set<uint32_t> &collapsed)
+    : TimelineLayout(trace, TrackState{collapsed, {}, {}})
+{
+}
+
+bool TimelineLayout::drawable(const core::Track &track)
+{
+    return track.type == core::TrackType::Counter ? track.counter.size() > 0 : !track.rows.empty();
+}
+
+TimelineLayout::TimelineLayout(const core::Trace &trace, const TrackState &state)
 {
     m_trackItem.assign(trace.tracks.size(), -1);
     m_planeOrder.resize(trace.planes.size());
@@ -31,45 +41,82 @@ TimelineLayout::TimelineLayout(const core::Trace &trace, const std::set<uint32_t
         return pa.sortIndex < pb.sortIndex;
     });
 
+    // Pins of unknown, duplicate or undrawable tracks are ignored rather than trusted.
+    std::vector<uint32_t> pinned;
+    std::set<uint32_t> pinnedSet;
+    int pinnedHidden = 0;
+    for (uint32_t t : state.pinned) {
+        if (t >= trace.tracks.size() || !drawable(trace.tracks[t]) || !pinnedSet.insert(t).second)
+            continue;
+        if (state.hidden.count(t))
+            ++pinnedHidden;
+        else
+            pinned.push_back(t);
+    }
+
     int y = 0;
+    auto addHeader = [&](uint32_t plane, int hidden) {
+        LayoutItem header;
+        header.plane = plane;
+        header.y = y;
+        header.height = kHeaderHeight;
+        header.collapsed = state.collapsed.count(plane) > 0;
+        header.hidden = hidden;
+        m_items.push_back(header);
+        y += kHeaderHeight;
+        return header.collapsed;
+    };
+    if (!pinned.empty() && !addHeader(kPinnedSection, pinnedHidden)) {
+        for (uint32_t t : pinned)
+            addTrack(trace, trace.tracks[t].plane, t, true, y);
+    }
+
     for (uint32_t p : m_planeOrder) {
         std::vector<uint32_t> tracks;
+        int hidden = 0;
+        bool any = false;
         for (uint32_t t : trace.planes[p].tracks) {
-            const core::Track &track = trace.tracks[t];
-            const bool drawable = track.type == core::TrackType::Counter ? track.counter.size() > 0
-                                                                         : !track.rows.empty();
-            if (drawable)
+            if (!drawable(trace.tracks[t]) || pinnedSet.count(t))
+                continue;
+            any = true;
+            if (state.hidden.count(t))
+                ++hidden;
+            else
                 tracks.push_back(t);
         }
-        if (tracks.empty())
+        if (!any)
             continue;
         std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
             return trace.tracks[a].sortIndex < trace.tracks[b].sortIndex;
         });
-        m_items.push_back({LayoutItem::Header, p, 0, y, kHeaderHeight, 0});
-        y += kHeaderHeight;
-        if (collapsed.count(p))
+        if (addHeader(p, hidden))
             continue;
-        for (uint32_t t : tracks) {
-            const core::Track &track = trace.tracks[t];
-            LayoutItem item;
-            item.plane = p;
-            item.track = t;
-            item.y = y;
-            if (track.type == core::TrackType::Counter) {
-                item.kind = LayoutItem::CounterTrack;
-                item.height = kCounterHeight;
-            } else {
-                item.kind = LayoutItem::SliceTrack;
-                item.rows = int(track.rows.size());
-                item.height = item.rows * kRowHeight;
-            }
-            m_trackItem[t] = int(m_items.size());
-            m_items.push_back(item);
-            y += item.height + kTrackGap;
-        }
+        for (uint32_t t : tracks)
+            addTrack(trace, p, t, false, y);
     }
     m_totalHeight = y;
+}
+
+void TimelineLayout::addTrack(const core::Trace &trace, uint32_t plane, uint32_t t, bool pinned,
+                              int &y)
+{
+    const core::Track &track = trace.tracks[t];
+    LayoutItem item;
+    item.plane = plane;
+    item.track = t;
+    item.y = y;
+    item.pinned = pinned;
+    if (track.type == core::TrackType::Counter) {
+        item.kind = LayoutItem::CounterTrack;
+        item.height = kCounterHeight;
+    } else {
+        item.kind = LayoutItem::SliceTrack;
+        item.rows = int(track.rows.size());
+        item.height = item.rows * kRowHeight;
+    }
+    m_trackItem[t] = int(m_items.size());
+    m_items.push_back(item);
+    y += item.height + kTrackGap;
 }
 
 size_t TimelineLayout::firstItemBelow(int y) const

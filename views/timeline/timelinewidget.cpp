@@ -142,7 +142,8 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_index.reset();
     m_builder.setTrace(m_trace.get(), nullptr);
-    m_collapsed.clear();
+    m_prefs = m_trace ? TrackPrefs(*m_trace) : TrackPrefs();
+    m_tracks = m_prefs.load();
     m_selectedFlows.clear();
     m_search->setTrace(m_trace);
     m_state->setTiming({});
@@ -169,7 +170,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
 
 void TimelineWidget::rebuildLayout()
 {
-    m_layout = m_trace ? TimelineLayout(*m_trace, m_collapsed) : TimelineLayout();
+    m_layout = m_trace ? TimelineLayout(*m_trace, m_tracks) : TimelineLayout();
     updateScrollBar();
     requestFrame();
 }
@@ -250,15 +251,6 @@ int TimelineWidget::scrollY() const
 void TimelineWidget::setScrollY(int y)
 {
     m_scroll->setValue(y);
-}
-
-void TimelineWidget::setPlaneCollapsed(uint32_t plane, bool collapsed)
-{
-    if (collapsed)
-        m_collapsed.insert(plane);
-    else
-        m_collapsed.erase(plane);
-    rebuildLayout();
 }
 
 void TimelineWidget::setWindowClamped(core::TimePs t0, core::TimePs t1)
@@ -349,9 +341,13 @@ void TimelineWidget::revealSlice(core::SliceRef slice)
 {
     if (!m_trace || !m_trace->valid(slice))
         return;
-    const uint32_t plane = m_trace->tracks[slice.track].plane;
-    if (planeCollapsed(plane))
-        setPlaneCollapsed(plane, false);
+    // Wherever the track lives (a hidden track comes back: the user asked to go there).
+    if (trackHidden(slice.track))
+        setTrackHidden(slice.track, false);
+    const uint32_t section = trackPinned(slice.track) ? kPinnedSection
+                                                      : m_trace->tracks[slice.track].plane;
+    if (planeCollapsed(section))
+        setPlaneCollapsed(section, false);
     m_state->selectSlice(slice);
     const core::TimePs start = m_trace->start(slice);
     const core::TimePs end = start + m_trace->duration(slice);

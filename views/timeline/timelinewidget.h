@@ -6,7 +6,9 @@
 // wheel scrolls tracks (Ctrl: zoom at the cursor, Shift: pan), click selects a slice, a select
 // drag selects an area, f frames the selection, z or 0 shows the whole trace, m marks the
 // selection, Esc clears the timing interval, Left/Right step along the selected slice's row,
-// `/` or Ctrl+F opens the find bar.
+// `/` or Ctrl+F opens the find bar. A right click on a track offers Hide track and Pin to top /
+// Unpin; on a section header, Collapse all, Expand all and Show hidden tracks. Hidden, pinned
+// and collapsed tracks are remembered per trace (see TrackPrefs).
 //
 // Per frame it only runs the level-of-detail queries for the visible rows; anything that walks
 // the store (the LOD index, search) runs on a worker.
@@ -18,6 +20,7 @@
 #include "views/timeline/timelinegeometry.h"
 #include "views/timeline/timelinelayout.h"
 #include "views/timeline/timelinestate.h"
+#include "views/timeline/trackprefs.h"
 
 #include <QWidget>
 
@@ -30,6 +33,7 @@ class QLabel;
 class QScrollBar;
 class QToolBar;
 class QAction;
+class QMenu;
 
 namespace tracedesk::views {
 
@@ -67,8 +71,15 @@ public:
 
     int scrollY() const;
     void setScrollY(int y);
+    // `plane` may be kPinnedSection.
     void setPlaneCollapsed(uint32_t plane, bool collapsed);
-    bool planeCollapsed(uint32_t plane) const { return m_collapsed.count(plane) > 0; }
+    bool planeCollapsed(uint32_t plane) const { return m_tracks.collapsed.count(plane) > 0; }
+    const TrackState &trackState() const { return m_tracks; }
+    bool trackHidden(uint32_t track) const { return m_tracks.hidden.count(track) > 0; }
+    bool trackPinned(uint32_t track) const;
+    // The menu a right click at canvasPos opens (the caller owns it), or nullptr where there
+    // is nothing to offer.
+    QMenu *contextMenuAt(QPointF canvasPos);
 
     void zoomBy(double factor, double anchorCanvasX);
     void panByPixels(double dx);
@@ -81,6 +92,15 @@ public:
     void revealSlice(core::SliceRef slice);
     void openSearch();
 
+public slots:
+    void setTrackHidden(uint32_t track, bool hidden);
+    // Pinned tracks go to the end of the pinned section.
+    void setTrackPinned(uint32_t track, bool pinned);
+    void collapseAll();
+    void expandAll();
+    // Shows the hidden tracks of a plane, or of the pinned section for kPinnedSection.
+    void showHiddenTracks(uint32_t section);
+
 signals:
     void lodIndexBuilt();
 
@@ -92,6 +112,7 @@ private:
     const TimelineGeometry &frame(QSize canvasSize) override;
     void createToolBar();
     void rebuildLayout();
+    void setTrackState(TrackState state);
     void updateScrollBar();
     void requestFrame();
     void onSelectionChanged();
@@ -114,7 +135,8 @@ private:
     QLabel *m_toolLabel = nullptr;
     SearchBar *m_search = nullptr;
     TimelineLayout m_layout;
-    std::set<uint32_t> m_collapsed;
+    TrackState m_tracks;
+    TrackPrefs m_prefs;
     TimelineGeometryBuilder m_builder;
     TimelineGeometry m_geometry;
     std::vector<core::Flow> m_selectedFlows;

@@ -7,6 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
@@ -112,6 +113,7 @@ private slots:
     void searchSteps();
     void foldedTooltip();
     void pixels();
+    void questionMarkListsShortcuts();
 
 private:
     QPoint at(core::TimePs t, uint32_t track, uint32_t row = 0) const;
@@ -529,3 +531,14 @@ void TstTimelineWidget::pixels()
 
 QTEST_MAIN(TstTimelineWidget)
 #include "tst_timelinewidget.moc"
+
+void TstTimelineWidget::questionMarkListsShortcuts()
+{
+    QTest::keyClick(m_widget->canvasWidget(), Qt::Key_Question, Qt::ShiftModifier);
+    auto *box = m_widget->findChild<QMessageBox *>(QStringLiteral("TimelineShortcuts"));
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY(box->text().contains(QStringLiteral("Frame the selection")));
+    QVERIFY(box->text().contains(QStringLiteral("Search the whole trace")));
+    box->close();
+}

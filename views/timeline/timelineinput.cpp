@@ -1,6 +1,7 @@
 // TimelineWidget's input: keys, mouse, wheel, tooltips and hit testing.
 
 #include "views/timeline/timelinewidget.h"
+#include "views/timeline/shortcutshelp.h"
 
 #include "views/common/qtconvert.h"
 
@@ -103,6 +104,7 @@ bool TimelineWidget::handleKey(QKeyEvent *event)
             frameSelection();
         return true;
     case Qt::Key_Slash: openSearch(); return true;
+    case Qt::Key_Question: showTimelineShortcuts(this); return true;
     case Qt::Key_Z:
     case Qt::Key_0: resetZoom(); return true;
     case Qt::Key_M: markSelection(); return true;

@@ -186,40 +186,11 @@ ArgsRef ChromeJsonAssembler::writeArgs(uint32_t track, const ChromeEvent &e, uin
     m_sideScratch.clear();
     if (e.argCount == 0)
         return kNoArgs;
-    std::vector<uint8_t> &bytes = m_builder.track(track).args.mutableBytes();
-    const size_t offset = bytes.size();
-    if (offset + 1 >= std::numeric_limits<ArgsRef>::max()) {
-        ++m_argsDropped;
-        return kNoArgs;
-    }
-    // Same layout ArgsArena::Writer produces, written in place to avoid a scratch per event.
-    ArgsArena::writeVarint(bytes, e.argCount);
+    ArgsArena::Writer w(m_builder.track(track).args);
     for (size_t i = 0; i < e.argCount; ++i) {
         const ChromeArg &a = e.args[i];
         const StringId key = intern(a.key);
-        ArgsArena::writeVarint(bytes, key);
-        bytes.push_back(uint8_t(a.type));
-        switch (a.type) {
-        case ArgType::Int:
-            ArgsArena::writeVarint(bytes, (uint64_t(a.i) << 1) ^ uint64_t(a.i >> 63));
-            break;
-        case ArgType::UInt:
-            ArgsArena::writeVarint(bytes, a.u);
-            break;
-        case ArgType::Bool:
-            ArgsArena::writeVarint(bytes, a.i ? 1 : 0);
-            break;
-        case ArgType::Double: {
-            uint8_t raw[8];
-            std::memcpy(raw, &a.d, 8);
-            bytes.insert(bytes.end(), raw, raw + 8);
-            break;
-        }
-        default:
-            ArgsArena::writeVarint(bytes, a.s.size());
-            bytes.insert(bytes.end(), a.s.begin(), a.s.end());
-            break;
-        }
+        w.add(key, a.type, a.i, a.u, a.d, a.s);
         if (key == m_keyCorrelation || key == m_keyFlops) {
             const int64_t v = a.type == ArgType::Int    ? a.i
                               : a.type == ArgType::UInt ? int64_t(a.u)
@@ -229,7 +200,10 @@ ArgsRef ChromeJsonAssembler::writeArgs(uint32_t track, const ChromeEvent &e, uin
                 m_sideScratch.emplace_back(key, v);
         }
     }
-    return ArgsRef(offset + 1);
+    const ArgsRef ref = w.finish();
+    if (ref == kNoArgs)
+        ++m_argsDropped;
+    return ref;
 }
 
 ArgsRef ChromeJsonAssembler::mergeArgs(uint32_t track, ArgsRef first, const ChromeEvent &e)
@@ -242,31 +216,13 @@ ArgsRef ChromeJsonAssembler::mergeArgs(uint32_t track, ArgsRef first, const Chro
     ArgsArena &arena = m_builder.track(track).args;
     m_mergeScratch.clear();
     arena.forEach(first, [&](const ArgValue &v) { m_mergeScratch.push_back(v); });
-    std::vector<std::string> copies;
-    copies.reserve(m_mergeScratch.size());
-    for (ArgValue &v : m_mergeScratch) {
-        if (v.type == ArgType::String || v.type == ArgType::Bytes) {
-            copies.emplace_back(v.s);
-            v.s = copies.back();
-        }
-    }
+    // The writer stages in a scratch buffer, so the views into the arena stay valid until finish().
     ArgsArena::Writer w(arena);
-    auto add = [&w](StringId key, ArgType type, int64_t i, uint64_t u, double d, std::string_view s) {
-        switch (type) {
-        case ArgType::Int: w.addInt(key, i); break;
-        case ArgType::UInt: w.addUInt(key, u); break;
-        case ArgType::Double: w.addDouble(key, d); break;
-        case ArgType::Bool: w.addBool(key, i != 0); break;
-        case ArgType::StringRef: w.addStringRef(key, StringId(u)); break;
-        case ArgType::Bytes: w.addBytes(key, s); break;
-        default: w.addString(key, s); break;
-        }
-    };
     for (const ArgValue &v : m_mergeScratch)
-        add(v.key, v.type, v.i, v.u, v.d, v.s);
+        w.add(v.key, v.type, v.i, v.type == ArgType::StringRef ? v.str : v.u, v.d, v.s);
     for (size_t i = 0; i < e.argCount; ++i) {
         const ChromeArg &a = e.args[i];
-        add(intern(a.key), a.type, a.i, a.u, a.d, a.s);
+        w.add(intern(a.key), a.type, a.i, a.u, a.d, a.s);
     }
     return w.finish();
 }

@@ -115,7 +115,24 @@ bool ArgsArena::find(ArgsRef ref, StringId key, ArgValue *out) const
     return found;
 }
 
-ArgsArena::Writer::Writer(ArgsArena &arena) : m_arena(arena) {}
+ArgsArena::Writer::Writer(ArgsArena &arena) : m_arena(arena), m_scratch(arena.m_scratch)
+{
+    m_scratch.clear();
+}
+
+void ArgsArena::Writer::add(StringId key, ArgType type, int64_t i, uint64_t u, double d,
+                            std::string_view s)
+{
+    switch (type) {
+    case ArgType::Int: addInt(key, i); break;
+    case ArgType::UInt: addUInt(key, u); break;
+    case ArgType::Double: addDouble(key, d); break;
+    case ArgType::Bool: addBool(key, i != 0); break;
+    case ArgType::StringRef: addStringRef(key, StringId(u)); break;
+    case ArgType::String: addString(key, s); break;
+    case ArgType::Bytes: addBytes(key, s); break;
+    }
+}
 
 void ArgsArena::Writer::begin(StringId key, ArgType type)
 {
@@ -176,8 +193,12 @@ ArgsRef ArgsArena::Writer::finish()
         return kNoArgs;
     auto &bytes = m_arena.m_bytes;
     const size_t offset = bytes.size();
-    if (offset + 1 >= std::numeric_limits<ArgsRef>::max())
-        return kNoArgs; // arena full (4 GiB per track): args beyond it are dropped, counted by the caller
+    if (offset + 1 >= std::numeric_limits<ArgsRef>::max()) {
+        // Arena full (4 GiB per track): args beyond it are dropped, counted by the caller.
+        m_scratch.clear();
+        m_count = 0;
+        return kNoArgs;
+    }
     writeVarint(bytes, uint64_t(m_count));
     bytes.insert(bytes.end(), m_scratch.begin(), m_scratch.end());
     m_scratch.clear();

@@ -6,7 +6,8 @@
 // and plane stats. A record list is: varint count, then per arg: varint key (StringId),
 // one type byte, and the value (zig-zag varint for Int, varint for UInt/StringRef/Bool,
 // 8 raw bytes for Double, varint length + bytes for String/Bytes). A reference is
-// offset + 1, so 0 means "no args". Appending is single-threaded; reading is lock-free.
+// offset + 1, so 0 means "no args". Appending is single-threaded, through one Writer at a time
+// (writers share the arena's scratch buffer); reading is lock-free.
 
 #include "core/model/types.h"
 
@@ -47,14 +48,18 @@ public:
         void addString(StringId key, std::string_view v);
         void addStringRef(StringId key, StringId v);
         void addBytes(StringId key, std::string_view v);
+        // Any type: `i` for Int/Bool, `u` for UInt (and the StringId of a StringRef), `d` for
+        // Double, `s` for String/Bytes.
+        void add(StringId key, ArgType type, int64_t i, uint64_t u, double d, std::string_view s);
         int count() const { return m_count; }
-        // Returns the reference, or kNoArgs when nothing was added. Must be called once.
+        // Ends the current record list: returns its reference, or kNoArgs when nothing was added.
+        // The writer can then start the next record list.
         ArgsRef finish();
 
     private:
         void begin(StringId key, ArgType type);
         ArgsArena &m_arena;
-        std::vector<uint8_t> m_scratch;
+        std::vector<uint8_t> &m_scratch;   // the arena's, so writers allocate nothing per record
         int m_count = 0;
     };
 
@@ -91,6 +96,7 @@ public:
 private:
     static const uint8_t *decode(const uint8_t *p, const uint8_t *end, ArgValue *v);
     std::vector<uint8_t> m_bytes;
+    std::vector<uint8_t> m_scratch;
 };
 
 } // namespace tracedesk::core

@@ -1,5 +1,6 @@
 #include "core/io/xspacereader.h"
 
+#include "core/base/parallel.h"
 #include "core/io/xspaceline.h"
 
 #include <algorithm>
@@ -58,25 +59,14 @@ std::optional<std::string> notXSpaceReason(std::string_view bytes)
     return std::nullopt;
 }
 
-// Runs job(worker, i) for i in [0, count) on up to hardware_concurrency threads. Stops handing
-// out jobs once a job returns false or cancellation is requested.
+// Runs job(worker, i) for i in [0, count); stops handing out jobs once a job returns false or
+// cancellation is requested.
 template<typename Job>
 void runParallel(size_t count, unsigned workers, LoadControl *control, Job &&job)
 {
-    std::atomic<size_t> next{0};
-    std::atomic<bool> stop{false};
-    auto loop = [&](unsigned worker) {
-        for (size_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < count;) {
-            if (control->cancelRequested() || !job(worker, i))
-                stop.store(true, std::memory_order_relaxed);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-        pool.emplace_back(loop, w);
-    loop(0);
-    for (auto &t : pool)
-        t.join();
+    parallelFor(count, workers, [&](unsigned worker, size_t i) {
+        return !control->cancelRequested() && job(worker, i);
+    });
 }
 
 struct ParallelError

@@ -1,5 +1,6 @@
 #include "core/query/lodindex.h"
 
+#include "core/base/parallel.h"
 #include "core/query/lodcompare.h"
 
 #include <algorithm>
@@ -177,29 +178,18 @@ size_t CounterIndex::memoryBytes() const
 TraceLodIndex::TraceLodIndex(const Trace &trace, unsigned threads)
 {
     m_tracks.resize(trace.tracks.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t t; (t = next.fetch_add(1)) < m_tracks.size();) {
-            const Track &track = trace.tracks[t];
-            TrackIndex &index = m_tracks[t];
-            index.rows.reserve(track.rows.size());
-            for (const Row &row : track.rows)
-                index.rows.emplace_back(row);
-            if (track.counter.size() > 0) {
-                index.counter = CounterIndex(track.counter);
-                index.hasCounter = true;
-            }
+    parallelFor(m_tracks.size(), threads, [&](unsigned, size_t t) {
+        const Track &track = trace.tracks[t];
+        TrackIndex &index = m_tracks[t];
+        index.rows.reserve(track.rows.size());
+        for (const Row &row : track.rows)
+            index.rows.emplace_back(row);
+        if (track.counter.size() > 0) {
+            index.counter = CounterIndex(track.counter);
+            index.hasCounter = true;
         }
-    };
-    if (threads == 0)
-        threads = std::thread::hardware_concurrency();
-    threads = std::max(1u, std::min<unsigned>(threads, unsigned(m_tracks.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+        return true;
+    });
 }
 
 const RowIndex *TraceLodIndex::row(uint32_t track, uint32_t row) const

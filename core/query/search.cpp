@@ -1,5 +1,7 @@
 #include "core/query/search.h"
 
+#include "core/base/parallel.h"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -238,23 +240,13 @@ Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
         return rowOf(units[a]).size() > rowOf(units[b]).size();
     });
 
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t k; (k = next.fetch_add(1)) < order.size();) {
-            if (cancelled(options))
-                return;
-            Unit &unit = units[order[k]];
-            scanRow(rowOf(unit), table.data(), single, options, unit);
-        }
-    };
-    unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = std::max(1u, std::min<unsigned>(threads, unsigned(units.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+    parallelFor(order.size(), options.threads, [&](unsigned, size_t k) {
+        if (cancelled(options))
+            return false;
+        Unit &unit = units[order[k]];
+        scanRow(rowOf(unit), table.data(), single, options, unit);
+        return true;
+    });
     if (cancelled(options))
         return Result<SearchResult>::cancelled();
 

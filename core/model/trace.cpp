@@ -69,40 +69,16 @@ std::optional<SliceRef> Trace::sliceAt(uint32_t track, TimePs t) const
 {
     if (track >= tracks.size())
         return std::nullopt;
-    const auto &rows = tracks[track].rows;
-    std::optional<SliceRef> best;
-    for (uint32_t r = 0; r < rows.size(); ++r) {
-        const Row &row = rows[r];
-        // Last slice starting at or before t; rows do not overlap, so only it can contain t.
-        auto it = std::upper_bound(row.start.begin(), row.start.end(), t);
-        if (it == row.start.begin())
-            continue;
-        const auto i = uint32_t(it - row.start.begin() - 1);
-        const TimePs end = row.end(i);
-        if (t < end || (row.duration[i] == 0 && row.start[i] == t))
-            best = SliceRef{track, r, i};
-    }
-    return best;
+    const auto at = tracks[track].deepestSliceAt(t);
+    return at ? std::optional(SliceRef{track, at->row, at->index}) : std::nullopt;
 }
 
 std::optional<SliceRef> Trace::sliceStartingFrom(uint32_t track, TimePs t) const
 {
     if (track >= tracks.size())
         return std::nullopt;
-    const auto &rows = tracks[track].rows;
-    std::optional<SliceRef> best;
-    TimePs bestStart = 0;
-    for (uint32_t r = 0; r < rows.size(); ++r) {
-        const Row &row = rows[r];
-        auto it = std::lower_bound(row.start.begin(), row.start.end(), t);
-        if (it == row.start.end())
-            continue;
-        if (!best || *it < bestStart) {
-            best = SliceRef{track, r, uint32_t(it - row.start.begin())};
-            bestStart = *it;
-        }
-    }
-    return best;
+    const auto at = tracks[track].firstSliceFrom(t);
+    return at ? std::optional(SliceRef{track, at->row, at->index}) : std::nullopt;
 }
 
 } // namespace tracedesk::core

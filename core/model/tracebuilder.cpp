@@ -1,6 +1,7 @@
 #include "core/model/tracebuilder.h"
 
 #include "core/base/loadcontrol.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -75,22 +76,12 @@ void TraceBuilder::finishTrack(uint32_t i)
 
 std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
 {
-    std::atomic<uint32_t> next{0};
-    const auto count = uint32_t(m_tracks.size());
-    auto work = [&] {
-        for (uint32_t i; (i = next.fetch_add(1)) < count;) {
-            if (control && control->cancelRequested())
-                return;
-            finishTrack(i);
-        }
-    };
-    const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), count));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+    parallelFor(m_tracks.size(), 0, [&](unsigned, size_t i) {
+        if (control && control->cancelRequested())
+            return false;
+        finishTrack(uint32_t(i));
+        return true;
+    });
     if (control && control->cancelRequested())
         return nullptr;
 
@@ -140,28 +131,10 @@ void TraceBuilder::resolveFlows()
             return true;
         }
         // Time-placed: deepest enclosing slice, or the next slice that begins.
-        std::optional<SliceRef> best;
-        TimePs bestStart = 0;
-        for (uint32_t r = 0; r < track.rows.size(); ++r) {
-            const Row &row = track.rows[r];
-            if (ep.bindNext) {
-                auto it = std::lower_bound(row.start.begin(), row.start.end(), ep.time);
-                if (it != row.start.end() && (!best || *it < bestStart)) {
-                    best = SliceRef{ep.track, r, uint32_t(it - row.start.begin())};
-                    bestStart = *it;
-                }
-                continue;
-            }
-            auto it = std::upper_bound(row.start.begin(), row.start.end(), ep.time);
-            if (it == row.start.begin())
-                continue;
-            const auto i = uint32_t(it - row.start.begin() - 1);
-            if (ep.time < row.end(i) || (row.duration[i] == 0 && row.start[i] == ep.time))
-                best = SliceRef{ep.track, r, i};
-        }
-        if (!best)
+        const auto at = ep.bindNext ? track.firstSliceFrom(ep.time) : track.deepestSliceAt(ep.time);
+        if (!at)
             return false;
-        *out = *best;
+        *out = SliceRef{ep.track, at->row, at->index};
         return true;
     };
     // Endpoints are grouped by (category, id) and chained in time order. Groups are spread over
@@ -180,20 +153,15 @@ void TraceBuilder::resolveFlows()
     // order, so their placement lookups walk memory forwards instead of jumping around.
     std::vector<SliceRef> resolved(eps.size());
     std::vector<uint8_t> bound(eps.size(), 0);
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     {
-        const size_t chunk = (eps.size() + threads - 1) / threads;
-        auto resolveRange = [&](size_t from, size_t to) {
-            for (size_t i = from; i < to; ++i)
+        // Contiguous chunks, one per worker, keep each worker's lookups walking forwards.
+        const unsigned workers = workerCount(eps.size());
+        const size_t chunk = (eps.size() + workers - 1) / workers;
+        parallelFor(workers, workers, [&](unsigned, size_t w) {
+            for (size_t i = w * chunk; i < std::min(eps.size(), (w + 1) * chunk); ++i)
                 bound[i] = sliceFor(eps[i], &resolved[i]) ? 1 : 0;
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t)
-            pool.emplace_back(resolveRange, std::min(eps.size(), t * chunk),
-                              std::min(eps.size(), (t + 1) * chunk));
-        resolveRange(0, std::min(eps.size(), chunk));
-        for (auto &t : pool)
-            t.join();
+            return true;
+        });
     }
     // A fixed bucket count keeps the flow order the same on every machine.
     const size_t bucketCount = eps.size() < 100000 ? 1 : 16;
@@ -255,17 +223,10 @@ void TraceBuilder::resolveFlows()
         }
         buckets[b] = {};
     };
-    std::atomic<size_t> nextBucket{0};
-    auto work = [&] {
-        for (size_t b; (b = nextBucket.fetch_add(1)) < bucketCount;)
-            chain(b);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<size_t>(threads, bucketCount); ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+    parallelFor(bucketCount, 0, [&](unsigned, size_t b) {
+        chain(b);
+        return true;
+    });
 
     size_t total = 0;
     for (size_t b = 0; b < bucketCount; ++b)

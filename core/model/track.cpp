@@ -1,5 +1,7 @@
 #include "core/model/track.h"
 
+#include <algorithm>
+
 namespace tracedesk::core {
 
 size_t Row::memoryBytes() const
@@ -19,6 +21,37 @@ size_t Track::memoryBytes() const
     for (const Row &row : rows)
         bytes += sizeof(Row) + row.memoryBytes();
     return bytes;
+}
+
+std::optional<RowPosition> Track::deepestSliceAt(TimePs t) const
+{
+    std::optional<RowPosition> best;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        const Row &row = rows[r];
+        // Rows do not overlap, so only the last slice starting at or before t can contain it.
+        auto it = std::upper_bound(row.start.begin(), row.start.end(), t);
+        if (it == row.start.begin())
+            continue;
+        const auto i = uint32_t(it - row.start.begin() - 1);
+        if (t < row.end(i) || (row.duration[i] == 0 && row.start[i] == t))
+            best = RowPosition{r, i};
+    }
+    return best;
+}
+
+std::optional<RowPosition> Track::firstSliceFrom(TimePs t) const
+{
+    std::optional<RowPosition> best;
+    TimePs bestStart = 0;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+        const Row &row = rows[r];
+        auto it = std::lower_bound(row.start.begin(), row.start.end(), t);
+        if (it != row.start.end() && (!best || *it < bestStart)) {
+            best = RowPosition{r, uint32_t(it - row.start.begin())};
+            bestStart = *it;
+        }
+    }
+    return best;
 }
 
 } // namespace tracedesk::core

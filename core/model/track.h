@@ -11,6 +11,7 @@
 #include "core/model/types.h"
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace tracedesk::core {
@@ -48,6 +49,13 @@ struct AggregateEvent
 
 enum class TrackType : uint8_t { Slices, Counter };
 
+// Where a slice sits inside its Track.
+struct RowPosition
+{
+    uint32_t row = 0;
+    uint32_t index = 0;
+};
+
 struct Track
 {
     uint32_t plane = 0;
@@ -66,6 +74,11 @@ struct Track
     uint64_t eventCount() const { return sliceCount + counter.size() + aggregates.size(); }
     bool empty() const { return eventCount() == 0; }
     size_t memoryBytes() const;
+
+    // The deepest slice whose span contains t (end exclusive; an instant contains its own time).
+    std::optional<RowPosition> deepestSliceAt(TimePs t) const;
+    // The first slice starting at or after t (the shallowest row wins ties).
+    std::optional<RowPosition> firstSliceFrom(TimePs t) const;
 };
 
 enum class PlaneKind : uint8_t { Device, Host, Metadata, Other };

@@ -39,11 +39,7 @@ public:
 
     // Builds the rows and frees the staging. When `where` is given it receives, per staged
     // index, the (row, index) the slice ended up at.
-    struct Placement
-    {
-        uint32_t row;
-        uint32_t index;
-    };
+    using Placement = RowPosition;
     void finish(std::vector<Placement> *where = nullptr);
 
 private:

@@ -1,4 +1,5 @@
-// tracedesk-cli: summaries, synthetic traces and benchmarks from the command line.
+// tracedesk-cli: summaries, analyses, captures, synthetic traces and benchmarks from the
+// command line.
 
 #include "commands.h"
 #include "options.h"
@@ -7,9 +8,28 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 namespace {
+
+using namespace tracedesk::cli;
+
+const Command kCommands[] = {
+    {"summary", runSummary, &kSummaryUsage},
+    {"overview", runOverview, &kOverviewUsage},
+    {"input-pipeline", runInputPipeline, &kInputPipelineUsage},
+    {"op-profile", runOpProfile, &kOpProfileUsage},
+    {"op-stats", runOpStats, &kOpStatsUsage},
+    {"kernel-stats", runKernelStats, &kKernelStatsUsage},
+    {"memory-profile", runMemoryProfile, &kMemoryProfileUsage},
+    {"memory-viewer", runMemoryViewer, &kMemoryViewerUsage},
+    {"extract-hlo", runExtractHlo, &kExtractHloUsage},
+    {"capture", runCapture, &kCaptureUsage},
+    {"serve", runServe, &kServeUsage},
+    {"generate", runGenerate, &kGenerateUsage},
+    {"bench", runBench, &kBenchUsage},
+};
 
 void printHelp()
 {
@@ -18,41 +38,38 @@ void printHelp()
                 "Reads ML performance profiles: XSpace (<host>.xplane.pb, run folders, logdirs)\n"
                 "and Chrome trace JSON (.json, .json.gz, .json.zst).\n"
                 "\n"
-                "Commands:\n"
-                "%s\n%s\n%s\n"
+                "Commands:\n");
+    for (const Command &command : kCommands)
+        std::printf("%s\n", *command.usage);
+    std::printf("\n"
                 "Options:\n"
                 "  --help       show this help (also: tracedesk-cli <command> --help)\n"
                 "  --version    show the version\n"
                 "\n"
-                "Exit status: 0 on success, 1 when a file cannot be read or written, 2 on a usage\n"
-                "error.\n",
-                tracedesk::cli::kSummaryUsage, tracedesk::cli::kGenerateUsage,
-                tracedesk::cli::kBenchUsage);
+                "Exit status: 0 on success, 1 when a file cannot be read or written (or a\n"
+                "capture fails), 2 on a usage error.\n");
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
-    using namespace tracedesk::cli;
     if (argc < 2) {
         printHelp();
         return kExitUsage;
     }
-    const std::string command = argv[1];
-    if (command == "--help" || command == "-h" || command == "help") {
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
         printHelp();
         return kExitOk;
     }
-    if (command == "--version" || command == "-v") {
+    if (name == "--version" || name == "-v") {
         std::printf("tracedesk-cli %s\n", tracedesk::core::kVersion);
         return kExitOk;
     }
-    if (command == "summary")
-        return runSummary(argc, argv);
-    if (command == "generate")
-        return runGenerate(argc, argv);
-    if (command == "bench")
-        return runBench(argc, argv);
-    return fail("unknown command '" + command + "' (try --help)", kExitUsage);
+    for (const Command &command : kCommands) {
+        if (name == command.name)
+            return command.run(argc, argv);
+    }
+    return fail("unknown command '" + name + "' (try --help)", kExitUsage);
 }

@@ -1,0 +1,79 @@
+#pragma once
+
+// AnalysisCache: the analyses of one immutable trace, each computed at most once and shared.
+//
+// Analyses are pure functions of the store, so a result can be kept for as long as the trace is
+// shown. A result type is its own key: get<StepTable>(make) runs `make(cache)` the first time
+// and hands every later caller the same shared result. An analysis may ask the cache for the
+// analyses it builds on (the overview asks for the steps and the op metrics); cycles deadlock
+// and are a programming error.
+//
+// Thread rules: get() may be called from any thread at the same time. Callers asking for a
+// result that is being computed wait for it; different results compute in parallel. The lock
+// is never held while an analysis runs.
+
+#include "core/model/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <typeindex>
+
+namespace tracedesk::core::analysis {
+
+class AnalysisCache
+{
+public:
+    explicit AnalysisCache(TracePtr trace) : m_trace(std::move(trace)) {}
+    AnalysisCache(const AnalysisCache &) = delete;
+    AnalysisCache &operator=(const AnalysisCache &) = delete;
+
+    const Trace &trace() const { return *m_trace; }
+    const TracePtr &tracePtr() const { return m_trace; }
+
+    // `make` is called as make(*this) and returns a T.
+    template<typename T, typename Make>
+    std::shared_ptr<const T> get(Make &&make)
+    {
+        std::shared_ptr<Entry> entry;
+        {
+            std::lock_guard lock(m_mutex);
+            auto &slot = m_entries[std::type_index(typeid(T))];
+            if (!slot)
+                slot = std::make_shared<Entry>();
+            entry = slot;
+        }
+        std::call_once(entry->once, [&] {
+            entry->value = std::make_shared<const T>(make(*this));
+            entry->ready.store(true, std::memory_order_release);
+        });
+        return std::static_pointer_cast<const T>(entry->value);
+    }
+
+    // True once get<T>() has finished computing T.
+    template<typename T>
+    bool has() const
+    {
+        std::lock_guard lock(m_mutex);
+        auto it = m_entries.find(std::type_index(typeid(T)));
+        return it != m_entries.end() && it->second->ready.load(std::memory_order_acquire);
+    }
+
+private:
+    struct Entry
+    {
+        std::once_flag once;
+        std::shared_ptr<const void> value;
+        std::atomic<bool> ready{false};
+    };
+
+    TracePtr m_trace;
+    mutable std::mutex m_mutex;
+    std::map<std::type_index, std::shared_ptr<Entry>> m_entries;
+};
+
+using AnalysisCachePtr = std::shared_ptr<AnalysisCache>;
+
+} // namespace tracedesk::core::analysis

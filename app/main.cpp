@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     window.show();
     tracedesk::app::applyStartupOptions(window, options);
     // A screenshot without a path to load shows the empty window.
-    if (!options.screenshotPath.isEmpty() && options.path.isEmpty())
+    if (!options.screenshotPath.isEmpty() && options.paths.isEmpty())
         QTimer::singleShot(0, &window, &tracedesk::app::MainWindow::takeScreenshot);
     return QCoreApplication::exec();
 }

@@ -1,9 +1,12 @@
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/aboutbox.h"
+
 #include "views/common/appicon.h"
 #include "views/common/placeholderpanel.h"
 #include "views/common/tracesummary.h"
 #include "views/timeline/detailspane.h"
+#include "views/timeline/shortcutshelp.h"
 #include "views/timeline/timelinewidget.h"
 #include "views/tracktree/tracktreemodel.h"
 
@@ -37,6 +40,9 @@ const char kRecentKey[] = "recentFiles";
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
 constexpr int kProgressSteps = 1000;
+const char kOpenFilter[] = QT_TRANSLATE_NOOP(
+    "tracedesk::app::MainWindow",
+    "Profiles (*.xplane.pb *.json *.json.gz *.json.zst);;All files (*)");
 
 // The first local file or folder among the dragged URLs, or an empty string.
 QString firstLocalPath(const QMimeData *mime)
@@ -101,6 +107,15 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(QStringLiteral("RecentMenu"));
     rebuildRecentMenu();
     file->addSeparator();
+    QAction *newWindow = file->addAction(tr("&New Window"), this, [] { openInNewWindow({}); });
+    newWindow->setShortcut(QKeySequence::New);
+    file->addAction(tr("Open in New &Window…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Profile in New Window"),
+                                                          QString(), tr(kOpenFilter));
+        if (!path.isEmpty())
+            openInNewWindow(path);
+    });
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -113,6 +128,23 @@ void MainWindow::createMenus()
     find->setShortcut(QKeySequence::Find);
     find->setShortcutContext(Qt::WindowShortcut);
     view->addAction(tr("Show &Whole Trace"), m_timeline, &views::TimelineWidget::resetZoom);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this,
+                                    [this] { views::showTimelineShortcuts(this); });
+    keys->setShortcut(QKeySequence(Qt::Key_F1));
+    help->addSeparator();
+    help->addAction(tr("&About TraceDesk"), this, [this] { showAbout(this); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+MainWindow *MainWindow::openInNewWindow(const QString &path)
+{
+    auto *window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    window->openPath(path);
+    return window;
 }
 
 void MainWindow::createDocks()
@@ -197,8 +229,7 @@ void MainWindow::updateTitle()
 void MainWindow::openFileDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Profile"), QString(),
-        tr("Profiles (*.xplane.pb *.json *.json.gz *.json.zst);;All files (*)"));
+        this, tr("Open Profile"), QString(), tr(kOpenFilter));
     openPath(path);
 }
 

@@ -40,6 +40,9 @@ public:
 
     // Starts loading a file or folder in the background.
     void openPath(const QString &path);
+    // A new window (deleted when closed) that loads `path` when it is not empty. Opening a
+    // second profile this way never replaces what another window shows.
+    static MainWindow *openInNewWindow(const QString &path);
     // Shows an already built trace (also what a finished load ends in).
     void showTrace(core::TracePtr trace, const QString &displayName);
     // Replaces the central widget (by default a stack of the placeholder and the timeline,

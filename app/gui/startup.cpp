@@ -1,6 +1,7 @@
 #include "app/gui/startup.h"
 
 #include "app/gui/mainwindow.h"
+#include "core/base/version.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -23,9 +24,11 @@ StartupOptions parseCommandLine(const QStringList &arguments)
         QStringLiteral("FILE"));
     parser.addOption(screenshotOption);
     parser.addPositionalArgument(
-        QStringLiteral("path"),
-        QCoreApplication::translate("tracedesk", "Profile file, run folder or logdir to open."),
-        QStringLiteral("[FILE|DIR]"));
+        QStringLiteral("paths"),
+        QCoreApplication::translate("tracedesk",
+                                    "Profile files, run folders or logdirs to open, each in a "
+                                    "window of its own."),
+        QStringLiteral("[FILE|DIR...]"));
 
     StartupOptions options;
     if (!parser.parse(arguments)) {
@@ -41,21 +44,18 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     }
     if (parser.isSet(versionOption)) {
         options.exitNow = true;
-        options.message = QCoreApplication::applicationName() + QLatin1Char(' ')
-                          + QCoreApplication::applicationVersion() + QLatin1Char('\n');
+        options.message = QStringLiteral("TraceDesk %1\n").arg(QLatin1String(core::kVersion));
         return options;
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1) {
+    options.paths = parser.positionalArguments();
+    options.screenshotPath = parser.value(screenshotOption);
+    if (!options.screenshotPath.isEmpty() && options.paths.size() > 1) {
         options.exitNow = true;
         options.exitCode = 2;
-        options.message = QCoreApplication::translate("tracedesk",
-                                                      "Give at most one FILE or DIR.\n");
+        options.message = QCoreApplication::translate(
+            "tracedesk", "--screenshot takes at most one FILE or DIR.\n");
         return options;
     }
-    if (!positional.isEmpty())
-        options.path = positional.front();
-    options.screenshotPath = parser.value(screenshotOption);
     return options;
 }
 
@@ -66,8 +66,12 @@ void applyStartupOptions(MainWindow &window, const StartupOptions &options)
         window.setInteractiveErrors(false);
         window.setScreenshotOnLoad(options.screenshotPath);
     }
-    if (!options.path.isEmpty())
-        window.openPath(options.path);
+    for (qsizetype i = 0; i < options.paths.size(); ++i) {
+        if (i == 0)
+            window.openPath(options.paths[i]);
+        else
+            MainWindow::openInNewWindow(options.paths[i]);
+    }
 }
 
 } // namespace tracedesk::app

@@ -12,7 +12,7 @@ class MainWindow;
 
 struct StartupOptions
 {
-    QString path;             // file or folder to open, empty for none
+    QStringList paths;        // files or folders to open, one window each
     QString screenshotPath;   // grab the window there after the load, then quit
     bool exitNow = false;     // --help / --version / a usage error was handled
     int exitCode = 0;
@@ -21,7 +21,8 @@ struct StartupOptions
 
 // `arguments` includes the program name, like QCoreApplication::arguments().
 StartupOptions parseCommandLine(const QStringList &arguments);
-// Opens the path (if any) and arms the screenshot.
+// Opens the first path in `window` and each further one in a window of its own, and arms the
+// screenshot (on `window`).
 void applyStartupOptions(MainWindow &window, const StartupOptions &options);
 
 } // namespace tracedesk::app

@@ -1,5 +1,7 @@
+#include "app/gui/aboutbox.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/startup.h"
+#include "core/base/version.h"
 
 #include "core/model/tracebuilder.h"
 #include "views/common/placeholderpanel.h"
@@ -15,6 +17,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -95,6 +98,9 @@ private slots:
     void commandLineParsing();
     void commandLineOpensPath();
     void commandLineOpensRealProfile();
+    void secondPathOpensSecondWindow();
+    void executablesPrintHelpAndVersion();
+    void helpMenuAndAbout();
     void dropOpensFirstLocalFile();
     void errorsKeepPreviousTrace();
     void errorShowsMessageBox();
@@ -175,16 +181,26 @@ void TstMainWindow::commandLineParsing()
 {
     auto o = app::parseCommandLine({"tracedesk", "--screenshot", "out.png", "run.json"});
     QVERIFY(!o.exitNow);
-    QCOMPARE(o.path, QStringLiteral("run.json"));
+    QCOMPARE(o.paths, QStringList{QStringLiteral("run.json")});
     QCOMPARE(o.screenshotPath, QStringLiteral("out.png"));
 
     o = app::parseCommandLine({"tracedesk"});
     QVERIFY(!o.exitNow);
-    QVERIFY(o.path.isEmpty());
+    QVERIFY(o.paths.isEmpty());
 
+    // A desktop passes every selected file (Exec=tracedesk %F).
     o = app::parseCommandLine({"tracedesk", "a.json", "b.json"});
+    QVERIFY(!o.exitNow);
+    QCOMPARE(o.paths, (QStringList{"a.json", "b.json"}));
+
+    o = app::parseCommandLine({"tracedesk", "--screenshot", "x.png", "a.json", "b.json"});
     QVERIFY(o.exitNow);
     QCOMPARE(o.exitCode, 2);
+
+    o = app::parseCommandLine({"tracedesk", "--version"});
+    QVERIFY(o.exitNow);
+    QCOMPARE(o.exitCode, 0);
+    QCOMPARE(o.message, QStringLiteral("TraceDesk %1\n").arg(core::kVersion));
 
     o = app::parseCommandLine({"tracedesk", "--no-such-option"});
     QVERIFY(o.exitNow);
@@ -211,6 +227,93 @@ void TstMainWindow::commandLineOpensPath()
     QCOMPARE(window.trackModel()->rowCount(), 1);
     QVERIFY(window.statusText().startsWith(QStringLiteral("6 events · 3 tracks")));
     QCOMPARE(window.recentFiles(), QStringList{path});
+}
+
+void TstMainWindow::secondPathOpensSecondWindow()
+{
+    const QString sample = QStringLiteral(TRACEDESK_TEST_DATA "/../../resources/sample/plugins/"
+                                          "profile/2024_01_01_00_00_00/sample-host.xplane.pb");
+    QVERIFY(QFileInfo::exists(sample));
+    MainWindow window;
+    configure(window);
+    window.loadController()->setLoader(fakeLoader());
+    const QString first = m_temp.filePath(QStringLiteral("first.json"));
+    app::applyStartupOptions(window, app::parseCommandLine({"tracedesk", first, sample}));
+    QCOMPARE(waitForLoad(window), QString());
+    QCOMPARE(window.displayName(), QStringLiteral("first.json"));
+
+    MainWindow *second = nullptr;
+    for (QWidget *w : QApplication::topLevelWidgets()) {
+        if (auto *m = qobject_cast<MainWindow *>(w); m && m != &window)
+            second = m;
+    }
+    QVERIFY(second);
+    QVERIFY(second->isVisible());
+    QVERIFY(second->testAttribute(Qt::WA_DeleteOnClose));
+    second->setInteractiveErrors(false);
+    QTRY_VERIFY_WITH_TIMEOUT(second->trace() != nullptr, 30000);
+    QVERIFY(second->windowTitle().contains(QStringLiteral("sample-host")));
+    // The first window still shows its own trace.
+    QCOMPARE(window.displayName(), QStringLiteral("first.json"));
+    QPointer<MainWindow> guard(second);
+    second->close();
+    QTRY_VERIFY(guard.isNull());
+}
+
+void TstMainWindow::executablesPrintHelpAndVersion()
+{
+    for (const QString &program : {QStringLiteral(TRACEDESK_APP), QStringLiteral(TRACEDESK_CLI)}) {
+        QProcess version;
+        version.start(program, {QStringLiteral("--version")});
+        QVERIFY(version.waitForFinished(30000));
+        QCOMPARE(version.exitCode(), 0);
+        const QString out = QString::fromUtf8(version.readAllStandardOutput());
+        QVERIFY2(out.trimmed().endsWith(QLatin1String(core::kVersion)), qPrintable(out));
+
+        QProcess help;
+        help.start(program, {QStringLiteral("--help")});
+        QVERIFY(help.waitForFinished(30000));
+        QCOMPARE(help.exitCode(), 0);
+        const QString text = QString::fromUtf8(help.readAllStandardOutput());
+        QVERIFY2(text.contains(QStringLiteral("Usage:")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("--version")), qPrintable(text));
+    }
+}
+
+void TstMainWindow::helpMenuAndAbout()
+{
+    MainWindow window;
+    configure(window);
+    QStringList titles;
+    QMenu *help = nullptr;
+    for (QAction *a : window.menuBar()->actions()) {
+        titles << a->text();
+        if (a->text() == QStringLiteral("&Help"))
+            help = a->menu();
+    }
+    QVERIFY2(help, qPrintable(titles.join(", ")));
+    QStringList items;
+    for (QAction *a : help->actions())
+        items << a->text();
+    QVERIFY(items.contains(QStringLiteral("&Keyboard Shortcuts")));
+    QVERIFY(items.contains(QStringLiteral("&About TraceDesk")));
+
+    const QString versions = app::libraryVersions();
+    QVERIFY2(versions.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())),
+             qPrintable(versions));
+    for (const char *lib : {"protobuf 3.", "gRPC 1.", "zstd 1."})
+        QVERIFY2(versions.contains(QLatin1String(lib)), qPrintable(versions));
+    QVERIFY(app::aboutText().contains(QLatin1String(core::kVersion)));
+
+    // The shortcuts list opens from the menu, non-modal.
+    for (QAction *a : help->actions()) {
+        if (a->text() == QStringLiteral("&Keyboard Shortcuts"))
+            a->trigger();
+    }
+    QWidget *box = window.findChild<QWidget *>(QStringLiteral("TimelineShortcuts"));
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    box->close();
 }
 
 void TstMainWindow::commandLineOpensRealProfile()
@@ -525,7 +628,7 @@ void TstMainWindow::screenshotAfterLoad()
     const QString shot = keep.isEmpty() ? m_temp.filePath(QStringLiteral("shot.png")) : keep;
     QSignalSpy finished(&window, &MainWindow::screenshotFinished);
     app::StartupOptions options;
-    options.path = m_temp.filePath(QStringLiteral("pictured.xplane.pb"));
+    options.paths = QStringList{m_temp.filePath(QStringLiteral("pictured.xplane.pb"))};
     options.screenshotPath = shot;
     app::applyStartupOptions(window, options);
     QTRY_COMPARE(finished.count(), 1);

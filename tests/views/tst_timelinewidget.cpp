@@ -2,6 +2,7 @@
 #include "views/timeline/detailspane.h"
 #include "views/timeline/searchbar.h"
 #include "views/timeline/summarytablemodel.h"
+#include "views/timeline/timelinetheme.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QAbstractItemModelTester>
@@ -527,6 +528,18 @@ void TstTimelineWidget::pixels()
     // The folded run is drawn in its own colour.
     const int xf = int(m_widget->xOfTime(6'005'000));
     QVERIFY(near(pixel(QPoint(xf, top + 1)), views::kFoldedColour));
+
+    // A dark palette gets the dark theme; slices keep their colours.
+    const QPalette light = m_widget->canvasWidget()->palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+    m_widget->canvasWidget()->setPalette(dark);
+    const QImage darkImage = m_widget->canvasWidget()->grab().toImage();
+    m_widget->canvasWidget()->setPalette(light);
+    auto darkPixel = [&](QPoint p) { return darkImage.pixel((QPointF(p) * dpr).toPoint()); };
+    QVERIFY(near(darkPixel(QPoint(x2, top + 18 + 5)), views::TimelineTheme::dark().background));
+    QVERIFY(near(darkPixel(QPoint(x, top + 1)), views::colourForName("kernelA")));
+    QVERIFY(near(darkPixel(QPoint(xf, top + 1)), views::TimelineTheme::dark().folded));
 }
 
 QTEST_MAIN(TstTimelineWidget)

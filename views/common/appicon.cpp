@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPainterPath>
+#include <QImage>
 #include <QPixmap>
 
 namespace tracedesk::views {
@@ -9,11 +10,11 @@ namespace tracedesk::views {
 namespace {
 
 // Drawn on a 64-unit grid: a dark rounded tile with three rows of timeline slices.
-QPixmap paintIcon(int size)
+QImage paintIcon(int size)
 {
-    QPixmap pixmap(size, size);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
     p.scale(size / 64.0, size / 64.0);
     QPainterPath tile;
@@ -32,16 +33,22 @@ QPixmap paintIcon(int size)
     };
     for (const Slice &s : slices)
         p.fillRect(QRectF(s.x, s.y, s.w, 9), s.color);
-    return pixmap;
+    p.end();
+    return image;
 }
 
 } // namespace
+
+QImage appIconImage(int size)
+{
+    return paintIcon(size);
+}
 
 QIcon appIcon()
 {
     QIcon icon;
     for (int size : {16, 24, 32, 48, 64, 128, 256})
-        icon.addPixmap(paintIcon(size));
+        icon.addPixmap(QPixmap::fromImage(paintIcon(size)));
     return icon;
 }
 

@@ -195,8 +195,9 @@ void GlCanvas::initializeGL()
 void GlCanvas::paintGL()
 {
     const TimelineGeometry &g = m_source->frame(size());
-    collectQuads(g, size(), m_quads);
-    const QColor bg = QColor::fromRgb(kBackgroundColour);
+    const TimelineTheme theme = TimelineTheme::forPalette(palette());
+    collectQuads(g, size(), theme, m_quads);
+    const QColor bg = QColor::fromRgb(theme.background);
     glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (!m_ready)
@@ -239,7 +240,7 @@ void GlCanvas::paintGL()
     {
         QPainter p(&m_overlay);
         p.setFont(font());
-        paintOverlay(p, g, size());
+        paintOverlay(p, g, size(), theme);
     }
     glBindTexture(GL_TEXTURE_2D, m_overlayTexture);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);

@@ -9,14 +9,6 @@ namespace tracedesk::views {
 
 namespace {
 
-constexpr QRgb kHeaderColour = 0xffe4e7ec;
-constexpr QRgb kGutterColour = 0xfff1f2f5;
-constexpr QRgb kRulerColour = 0xffeceef2;
-constexpr QRgb kLineColour = 0xffc5cad3;
-constexpr QRgb kTextColour = 0xff20242b;
-constexpr QRgb kSelectionColour = 0xff1a56db;
-constexpr QRgb kTimingColour = 0xffd97706;
-
 void addClipped(std::vector<Quad> &out, float x, float y, float w, float h, QRgb colour,
                 const QRectF &clip)
 {
@@ -30,28 +22,30 @@ void addClipped(std::vector<Quad> &out, float x, float y, float w, float h, QRgb
 
 } // namespace
 
-void collectQuads(const TimelineGeometry &g, QSize canvas, std::vector<Quad> &out)
+void collectQuads(const TimelineGeometry &g, QSize canvas, const TimelineTheme &theme,
+                  std::vector<Quad> &out)
 {
     out.clear();
     const float gx = kGutterWidth;
     const float gy = kRulerHeight;
     const QRectF all(0, gy, canvas.width(), canvas.height() - gy);
     const QRectF time(gx, gy, canvas.width() - gx, canvas.height() - gy);
-    out.push_back({0, gy, gx, float(canvas.height()) - gy, kGutterColour});
+    out.push_back({0, gy, gx, float(canvas.height()) - gy, theme.gutter});
     for (const GeoBand &b : g.bands) {
         if (b.header)
-            addClipped(out, 0, b.y + gy, float(canvas.width()), b.h, kHeaderColour, all);
+            addClipped(out, 0, b.y + gy, float(canvas.width()), b.h, theme.header, all);
         else
-            addClipped(out, 0, b.y + gy + b.h, float(canvas.width()), 1, kLineColour, all);
+            addClipped(out, 0, b.y + gy + b.h, float(canvas.width()), 1, theme.line, all);
     }
     for (const GeoRect &r : g.rects)
         addClipped(out, r.x + gx, r.y + gy, r.w, r.h, r.colour, time);
     for (const GeoFolded &f : g.folded)
-        addClipped(out, f.x + gx, f.y + gy, f.w, f.h, kFoldedColour, time);
-    out.push_back({0, 0, float(canvas.width()), gy, kRulerColour});
+        addClipped(out, f.x + gx, f.y + gy, f.w, f.h, theme.folded, time);
+    out.push_back({0, 0, float(canvas.width()), gy, theme.ruler});
 }
 
-void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
+void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
+                  const TimelineTheme &theme)
 {
     const qreal gx = kGutterWidth;
     const qreal gy = kRulerHeight;
@@ -66,7 +60,7 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
         const QString text = fm.elidedText(l.text, Qt::ElideRight, l.w);
         if (text.isEmpty() || text == QStringLiteral("…"))
             continue;
-        p.setPen(QColor(kTextColour));
+        p.setPen(QColor(theme.text));
         p.drawText(QRectF(l.x, l.y, l.w, l.h), Qt::AlignVCenter | Qt::AlignLeft, text);
     }
     p.setPen(QColor(Qt::white));
@@ -86,19 +80,19 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
         p.fillPath(area, fill);
         p.setPen(QPen(QColor::fromRgb(c.colour).darker(130), 1));
         p.drawPolyline(c.points.data(), int(c.points.size()));
-        p.setPen(QColor(kTextColour));
+        p.setPen(QColor(theme.text));
         p.drawText(QRectF(4, c.y, 300, 14), Qt::AlignLeft | Qt::AlignTop,
                    QStringLiteral("%1 – %2").arg(c.minValue, 0, 'g', 4).arg(c.maxValue, 0, 'g', 4));
     }
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const GeoFlow &f : g.flows) {
-        p.setPen(QPen(QColor(kSelectionColour), 1.5));
+        p.setPen(QPen(QColor(theme.selection), 1.5));
         QPainterPath path(f.from);
         const qreal dx = std::max<qreal>(20, (f.to.x() - f.from.x()) / 2);
         path.cubicTo(f.from + QPointF(dx, 0), f.to - QPointF(dx, 0), f.to);
         p.drawPath(path);
         QPolygonF head({f.to, f.to + QPointF(-7, -4), f.to + QPointF(-7, 4)});
-        p.setBrush(QColor(kSelectionColour));
+        p.setBrush(QColor(theme.selection));
         p.drawPolygon(head);
         p.setBrush(Qt::NoBrush);
     }
@@ -106,12 +100,12 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
     for (const GeoOverlay &o : g.overlays) {
         switch (o.kind) {
         case GeoOverlay::SelectedSlice:
-            p.setPen(QPen(QColor(kSelectionColour), 2));
+            p.setPen(QPen(QColor(theme.selection), 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(QRectF(o.x - 1, o.y - 1, o.w + 2, o.h + 2));
             break;
         case GeoOverlay::Area:
-            p.setPen(QPen(QColor(kSelectionColour), 1, Qt::DashLine));
+            p.setPen(QPen(QColor(theme.selection), 1, Qt::DashLine));
             p.setBrush(QColor(26, 86, 219, 40));
             p.drawRect(QRectF(o.x, o.y, o.w, o.h));
             break;
@@ -121,11 +115,11 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
             p.drawRect(QRectF(o.x, o.y, o.w, o.h));
             break;
         case GeoOverlay::Timing: {
-            p.setPen(QPen(QColor(kTimingColour), 1));
+            p.setPen(QPen(QColor(theme.timing), 1));
             p.setBrush(QColor(217, 119, 6, 30));
             p.drawRect(QRectF(o.x, o.y, o.w, o.h));
             const QRectF box(o.x + o.w / 2 - 50, 4, 100, 18);
-            p.fillRect(box, QColor(kTimingColour));
+            p.fillRect(box, QColor(theme.timing));
             p.setPen(QColor(Qt::white));
             p.drawText(box, Qt::AlignCenter, o.text);
             break;
@@ -141,7 +135,7 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
         QFont f = p.font();
         f.setBold(b.header);
         p.setFont(f);
-        p.setPen(QColor(kTextColour));
+        p.setPen(QColor(theme.text));
         const qreal width = b.header ? canvas.width() - 24 : gx - 10;
         const QString prefix = b.header ? (b.collapsed ? QStringLiteral("▸ ")
                                                        : QStringLiteral("▾ "))
@@ -151,18 +145,18 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas)
                    QFontMetricsF(f).elidedText(prefix + b.text, Qt::ElideRight, width));
     }
     p.restore();
-    p.setPen(QColor(kLineColour));
+    p.setPen(QColor(theme.line));
     p.drawLine(QPointF(gx, gy), QPointF(gx, canvas.height()));
 
     // Ruler.
-    p.setPen(QColor(kLineColour));
+    p.setPen(QColor(theme.line));
     p.drawLine(QPointF(0, gy - 0.5), QPointF(canvas.width(), gy - 0.5));
     p.save();
     p.setClipRect(QRectF(gx, 0, canvas.width() - gx, gy));
     for (const GeoTick &t : g.ticks) {
-        p.setPen(QColor(kLineColour));
+        p.setPen(QColor(theme.line));
         p.drawLine(QPointF(gx + t.x, gy - 7), QPointF(gx + t.x, gy));
-        p.setPen(QColor(kTextColour));
+        p.setPen(QColor(theme.text));
         p.drawText(QRectF(gx + t.x + 3, 0, 120, gy - 4), Qt::AlignLeft | Qt::AlignVCenter, t.text);
     }
     p.restore();
@@ -181,11 +175,12 @@ void PainterCanvas::paintEvent(QPaintEvent *)
 {
     const TimelineGeometry &g = m_source->frame(size());
     QPainter p(this);
-    p.fillRect(rect(), QColor::fromRgb(kBackgroundColour));
-    collectQuads(g, size(), m_quads);
+    const TimelineTheme theme = TimelineTheme::forPalette(palette());
+    p.fillRect(rect(), QColor::fromRgb(theme.background));
+    collectQuads(g, size(), theme, m_quads);
     for (const Quad &q : m_quads)
         p.fillRect(QRectF(q.x, q.y, q.w, q.h), QColor::fromRgb(q.colour));
-    paintOverlay(p, g, size());
+    paintOverlay(p, g, size(), theme);
 }
 
 } // namespace tracedesk::views

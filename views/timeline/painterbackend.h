@@ -4,6 +4,7 @@
 // OpenGL canvas for what sits on top of its quads (text, lines, overlays).
 
 #include "views/timeline/timelinecanvas.h"
+#include "views/timeline/timelinetheme.h"
 
 #include <QWidget>
 
@@ -19,9 +20,11 @@ struct Quad
 };
 
 // Background bands, slices and folded markers as quads, in drawing order.
-void collectQuads(const TimelineGeometry &g, QSize canvas, std::vector<Quad> &out);
+void collectQuads(const TimelineGeometry &g, QSize canvas, const TimelineTheme &theme,
+                  std::vector<Quad> &out);
 // Everything else: gutter names, ruler, labels, counters, flows, overlays.
-void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas);
+void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
+                  const TimelineTheme &theme);
 
 class PainterCanvas : public QWidget, public TimelineCanvas
 {

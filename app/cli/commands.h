@@ -26,6 +26,7 @@ int runMemoryViewer(int argc, char **argv);
 int runExtractHlo(int argc, char **argv);
 int runCapture(int argc, char **argv);
 int runServe(int argc, char **argv);
+int runDiff(int argc, char **argv);
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;
@@ -40,5 +41,6 @@ extern const char *const kMemoryViewerUsage;
 extern const char *const kExtractHloUsage;
 extern const char *const kCaptureUsage;
 extern const char *const kServeUsage;
+extern const char *const kDiffUsage;
 
 } // namespace tracedesk::cli

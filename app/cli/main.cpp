@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"memory-profile", runMemoryProfile, &kMemoryProfileUsage},
     {"memory-viewer", runMemoryViewer, &kMemoryViewerUsage},
     {"extract-hlo", runExtractHlo, &kExtractHloUsage},
+    {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},
     {"serve", runServe, &kServeUsage},
     {"generate", runGenerate, &kGenerateUsage},

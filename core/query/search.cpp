@@ -148,6 +148,46 @@ bool cancelled(const SearchOptions &options)
     return options.cancel && options.cancel->load(std::memory_order_relaxed);
 }
 
+// Op mode on rows that keep the HLO / framework op per slice: a slice matches through its kind
+// or through one of those string columns.
+struct SideMatch
+{
+    const std::vector<uint8_t> *strings = nullptr;   // per StringId: 1 when it names the op
+    std::array<const std::vector<int64_t> *, 2> columns{};
+};
+
+void scanRowWithSide(const Row &row, const uint8_t *table, const SideMatch &side,
+                     const SearchOptions &options, Unit &unit)
+{
+    const uint32_t *kind = row.kind.data();
+    const size_t n = row.size();
+    const std::vector<uint8_t> &strings = *side.strings;
+    auto hit = [&](size_t i) {
+        if (table[kind[i]])
+            return true;
+        for (const std::vector<int64_t> *column : side.columns) {
+            if (column && !column->empty()) {
+                const int64_t v = (*column)[i];
+                if (v >= 0 && size_t(v) < strings.size() && strings[size_t(v)])
+                    return true;
+            }
+        }
+        return false;
+    };
+    for (size_t base = 0; base < n; base += kChunk) {
+        if (cancelled(options))
+            return;
+        const size_t end = std::min(n, base + kChunk);
+        for (size_t i = base; i < end; ++i) {
+            if (!hit(i))
+                continue;
+            ++unit.count;
+            if (unit.hits.size() < options.cap)
+                unit.hits.push_back(uint32_t(i));
+        }
+    }
+}
+
 // Scans one row. `single` is the only matching kind id when there is exactly one, which
 // turns the table lookup into a compare the compiler vectorises.
 void scanRow(const Row &row, const uint8_t *table, int64_t single, const SearchOptions &options,
@@ -213,13 +253,40 @@ std::vector<uint8_t> matchingKinds(const Trace &trace, std::string_view query)
     return table;
 }
 
+bool matchesOp(std::string_view name, std::string_view op)
+{
+    if (op.empty() || name.size() < op.size() || name.compare(0, op.size(), op) != 0)
+        return false;
+    return name.size() == op.size() || name[op.size()] == ':';
+}
+
 Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
                                   const SearchOptions &options)
 {
     SearchResult result;
-    const std::vector<uint8_t> table = matchingKinds(trace, query);
+    const bool opMode = options.mode == SearchMode::Op;
+    std::vector<uint8_t> table;
+    std::vector<uint8_t> strings;   // op mode: per StringId, names the op
+    if (opMode) {
+        strings.assign(trace.strings.size(), 0);
+        for (size_t id = 0; id < strings.size(); ++id)
+            strings[id] = matchesOp(trace.strings.view(StringId(id)), query);
+        auto named = [&](int64_t id) {
+            return id >= 0 && size_t(id) < strings.size() && strings[size_t(id)];
+        };
+        table.assign(trace.kinds.size(), 0);
+        for (size_t k = 0; k < trace.kinds.size(); ++k) {
+            const EventKind &kind = trace.kinds[k];
+            table[k] = named(kind.name) || named(kind.displayName)
+                       || named(kind.side[size_t(SideColumn::HloOp)])
+                       || named(kind.side[size_t(SideColumn::FrameworkOp)]);
+        }
+    } else {
+        table = matchingKinds(trace, query);
+    }
+    const bool anyString = opMode && std::find(strings.begin(), strings.end(), 1) != strings.end();
     const auto matched = size_t(std::count(table.begin(), table.end(), uint8_t(1)));
-    if (matched == 0)
+    if (matched == 0 && !anyString)
         return cancelled(options) ? Result<SearchResult>::cancelled() : Result(std::move(result));
     const int64_t single = matched == 1
                                ? int64_t(std::find(table.begin(), table.end(), 1) - table.begin())
@@ -244,7 +311,17 @@ Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
         if (cancelled(options))
             return false;
         Unit &unit = units[order[k]];
-        scanRow(rowOf(unit), table.data(), single, options, unit);
+        const Row &row = rowOf(unit);
+        const auto &hloOps = row.side[size_t(SideColumn::HloOp)];
+        const auto &frameworkOps = row.side[size_t(SideColumn::FrameworkOp)];
+        if (anyString && (!hloOps.empty() || !frameworkOps.empty())) {
+            SideMatch side;
+            side.strings = &strings;
+            side.columns = {&hloOps, &frameworkOps};
+            scanRowWithSide(row, table.data(), side, options, unit);
+        } else if (matched > 0) {
+            scanRow(row, table.data(), single, options, unit);
+        }
         return true;
     });
     if (cancelled(options))

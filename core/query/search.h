@@ -23,8 +23,14 @@
 
 namespace tracedesk::core {
 
+enum class SearchMode : uint8_t {
+    Substring,   // the kind's name or display name contains the query, any case
+    Op,          // the slice belongs to the op named exactly by the query (see matchesOp)
+};
+
 struct SearchOptions
 {
+    SearchMode mode = SearchMode::Substring;
     size_t cap = 1'000'000;                      // most refs returned
     unsigned threads = 0;                        // 0: hardware concurrency
     const std::atomic<bool> *cancel = nullptr;   // set to true to stop early
@@ -43,6 +49,12 @@ bool containsIgnoringCase(std::string_view haystack, std::string_view needle);
 // Per kind id: 1 when the kind's name or display name contains `query`. An empty query
 // matches no kind.
 std::vector<uint8_t> matchingKinds(const Trace &trace, std::string_view query);
+
+// Op mode: a name belongs to op `op` when it equals it or is `op:<type>` (a framework op's full
+// name). A slice belongs to the op when its kind's name or display name does, or its HLO op or
+// framework op (the hlo_op / tf_op stats, per slice or per kind) does. So an HLO op finds the
+// GPU kernels that implement it, and a framework op its host events and its kernels.
+bool matchesOp(std::string_view name, std::string_view op);
 
 Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
                                   const SearchOptions &options = {});

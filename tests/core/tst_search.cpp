@@ -87,6 +87,7 @@ private slots:
     void capKeepsEarliestAndCountsAll();
     void threadCountDoesNotChangeResult();
     void cancelledSearchReturnsNothing();
+    void opModeMatchesNamesAndOpColumns();
 };
 
 void TestSearch::containsIgnoresAsciiCase()
@@ -220,6 +221,72 @@ void TestSearch::cancelledSearchReturnsNothing()
     QVERIFY(r.isCancelled());
     cancel = false;
     QVERIFY(searchSlices(*trace, "matmul", options).ok());
+}
+
+// Op mode: exact op names, framework `name:type` forms, and the per-slice and per-kind hlo_op /
+// tf_op columns; near names ("fusion.10", "MatMul_1") never match.
+void TestSearch::opModeMatchesNamesAndOpColumns()
+{
+    QVERIFY(matchesOp("fusion.1", "fusion.1"));
+    QVERIFY(matchesOp("dense/MatMul:MatMul", "dense/MatMul"));
+    QVERIFY(!matchesOp("fusion.10", "fusion.1"));
+    QVERIFY(!matchesOp("dense/MatMul_1:MatMul", "dense/MatMul"));
+    QVERIFY(!matchesOp("anything", ""));
+
+    TraceBuilder b;
+    auto kind = [&](const char *name) {
+        EventKind k;
+        k.name = b.intern(name);
+        return b.addKind(k);
+    };
+    const uint32_t fusion = kind("fusion.1");
+    const uint32_t fusion10 = kind("fusion.10");
+    const uint32_t gemm = kind("volta_sgemm");
+    const uint32_t hostOp = kind("dense/MatMul:MatMul");
+    const uint32_t otherOp = kind("dense/MatMul_1:MatMul");
+    EventKind tagged;   // a kernel whose kind carries the framework op
+    tagged.name = b.intern("redzone_kernel");
+    tagged.side[size_t(SideColumn::FrameworkOp)] = b.intern("dense/MatMul:MatMul");
+    const uint32_t taggedKernel = b.addKind(tagged);
+
+    const uint32_t device = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
+    const uint32_t host = b.addPlane("/host:CPU", "h", 2, PlaneKind::Host);
+    const uint32_t tpuOps = b.addTrack(device, "XLA Ops", 1);
+    b.trackBuilder(tpuOps).addSlice(0, 10, fusion);          // 0: by kind name
+    b.trackBuilder(tpuOps).addSlice(20, 10, fusion10);       // never
+    const uint32_t stream = b.addTrack(device, "Stream #7", 2);
+    auto &k = b.trackBuilder(stream);
+    const uint32_t g1 = k.addSlice(100, 5, gemm);            // hlo_op fusion.1
+    const uint32_t g2 = k.addSlice(110, 5, gemm);            // hlo_op fusion.10
+    const uint32_t g3 = k.addSlice(120, 5, gemm);            // tf_op dense/MatMul:MatMul
+    k.addSlice(130, 5, taggedKernel);                        // tf_op through its kind
+    k.setSide(g1, SideColumn::HloOp, b.intern("fusion.1"));
+    k.setSide(g2, SideColumn::HloOp, b.intern("fusion.10"));
+    k.setSide(g3, SideColumn::FrameworkOp, b.intern("dense/MatMul:MatMul"));
+    const uint32_t thread = b.addTrack(host, "tf_Compute", 3);
+    b.trackBuilder(thread).addSlice(50, 40, hostOp);
+    b.trackBuilder(thread).addSlice(200, 40, otherOp);
+    const TracePtr trace = b.build();
+
+    SearchOptions options;
+    options.mode = SearchMode::Op;
+    auto starts = [&](const char *op) {
+        auto r = searchSlices(*trace, op, options);
+        std::vector<TimePs> out;
+        for (SliceRef s : r.value().refs)
+            out.push_back(trace->start(s));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    QCOMPARE(starts("fusion.1"), (std::vector<TimePs>{0, 100}));
+    QCOMPARE(starts("fusion.10"), (std::vector<TimePs>{20, 110}));
+    QCOMPARE(starts("dense/MatMul"), (std::vector<TimePs>{50, 120, 130}));
+    QCOMPARE(starts("dense/MatMul:MatMul"), (std::vector<TimePs>{50, 120, 130}));
+    QCOMPARE(starts("volta_sgemm"), (std::vector<TimePs>{100, 110, 120}));
+    QCOMPARE(starts("MatMul"), std::vector<TimePs>{});
+    // Substring mode is unchanged: "fusion.1" finds both fusions by name only.
+    auto sub = searchSlices(*trace, "fusion.1", SearchOptions{});
+    QCOMPARE(sub.value().total, uint64_t(2));
 }
 
 QTEST_GUILESS_MAIN(TestSearch)

@@ -115,6 +115,7 @@ private slots:
     void foldedTooltip();
     void pixels();
     void questionMarkListsShortcuts();
+    void opOccurrencesAreOutlinedAndListed();
 
 private:
     QPoint at(core::TimePs t, uint32_t track, uint32_t row = 0) const;
@@ -540,6 +541,54 @@ void TstTimelineWidget::pixels()
     QVERIFY(near(darkPixel(QPoint(x2, top + 18 + 5)), views::TimelineTheme::dark().background));
     QVERIFY(near(darkPixel(QPoint(x, top + 1)), views::colourForName("kernelA")));
     QVERIFY(near(darkPixel(QPoint(xf, top + 1)), views::TimelineTheme::dark().folded));
+}
+
+// What a panel's "show this op" does: every occurrence outlined, the first brought into view
+// without changing the selection, and the details pane listing them.
+void TstTimelineWidget::opOccurrencesAreOutlinedAndListed()
+{
+    views::TimelineState *state = m_widget->state();
+    state->setWindow(7'000'000, 9'000'000);   // neither kernelA in view
+    QSignalSpy shown(m_widget.get(), &views::TimelineWidget::opOccurrencesShown);
+    m_widget->showOpOccurrences(QStringLiteral("kernelA"));
+    QTRY_COMPARE(shown.count(), 1);
+    QCOMPARE(shown.front().at(1).toULongLong(), 2ull);
+
+    const auto &h = state->highlights();
+    QCOMPARE(h.label, QStringLiteral("kernelA"));
+    QVERIFY(h.refs);
+    QCOMPARE(h.refs->size(), size_t(2));
+    QCOMPARE(m_widget->trace()->start(h.refs->at(0)), core::TimePs(0));
+    QCOMPARE(m_widget->trace()->start(h.refs->at(1)), core::TimePs(4'000'000));
+    QVERIFY(!state->selectedSlice());
+    // The first occurrence is in view, centred, at the same zoom.
+    QCOMPARE(state->t0() + (state->t1() - state->t0()) / 2, core::TimePs(500'000));
+    QCOMPARE(state->t1() - state->t0(), core::TimePs(2'000'000));
+
+    state->setWindow(0, 10'000'000);
+    const auto &frame = m_widget->currentFrame();
+    std::vector<float> xs;
+    for (const views::GeoOverlay &o : frame.overlays) {
+        if (o.kind == views::GeoOverlay::Highlight)
+            xs.push_back(o.x);
+    }
+    QCOMPARE(xs.size(), size_t(2));
+    QVERIFY(std::abs(xs[0] - float(m_widget->xOfTime(0) - views::kGutterWidth)) < 1.5f);
+    QVERIFY(std::abs(xs[1] - float(m_widget->xOfTime(4'000'000) - views::kGutterWidth)) < 1.5f);
+
+    QTRY_VERIFY(!m_details->summaryPending());
+    QVERIFY2(m_details->areaText().startsWith(QStringLiteral("kernelA: 2 occurrences")),
+             qPrintable(m_details->areaText()));
+    QCOMPARE(m_details->tableModel()->rowCount(), 1);
+
+    // An op that does not exist outlines nothing; Esc clears the outlines.
+    m_widget->showOpOccurrences(QStringLiteral("kernel"));
+    QTRY_COMPARE(shown.count(), 2);
+    QCOMPARE(shown.back().at(1).toULongLong(), 0ull);
+    m_widget->showOpOccurrences(QStringLiteral("kernelA"));
+    QTRY_COMPARE(shown.count(), 3);
+    QTest::keyClick(m_widget->canvasWidget(), Qt::Key_Escape);
+    QVERIFY(state->highlights().empty());
 }
 
 QTEST_MAIN(TstTimelineWidget)

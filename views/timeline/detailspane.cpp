@@ -112,8 +112,10 @@ void DetailsPane::setState(TimelineState *state)
     if (m_state)
         m_state->disconnect(this);
     m_state = state;
-    if (state)
+    if (state) {
         connect(state, &TimelineState::selectionChanged, this, &DetailsPane::refresh);
+        connect(state, &TimelineState::highlightsChanged, this, &DetailsPane::refresh);
+    }
     refresh();
 }
 
@@ -152,8 +154,37 @@ void DetailsPane::refresh()
         showSlice(*s);
     else if (m_state->area().valid())
         showArea();
+    else if (!m_state->highlights().empty())
+        showOccurrences();
     else
         m_pages->setCurrentWidget(m_empty);
+}
+
+void DetailsPane::showOccurrences()
+{
+    const TimelineState::Highlights h = m_state->highlights();
+    m_areaLabel->setText(tr("%1: %2 occurrences · computing…")
+                             .arg(h.label, countText(h.total)));
+    m_pages->setCurrentIndex(2);
+    m_pending = true;
+    core::TracePtr trace = m_trace;
+    auto refs = h.refs;
+    m_job.run<std::vector<core::NameSummary>>(
+        this, [trace, refs] { return core::summarizeSlices(*trace, *refs); },
+        [this, trace, h](std::vector<core::NameSummary> rows) {
+            if (trace != m_trace)
+                return;
+            m_pending = false;
+            // Grouped by slice name: for an HLO op, the kernels that implement it.
+            QString text = tr("%1: %2 occurrences as %3 names")
+                               .arg(h.label, countText(h.total))
+                               .arg(rows.size());
+            if (h.total > h.refs->size())
+                text += tr(" (the first %1 listed)").arg(countText(h.refs->size()));
+            m_areaLabel->setText(text);
+            m_model->setSummary(trace, std::move(rows));
+            emit summaryReady();
+        });
 }
 
 void DetailsPane::showSlice(core::SliceRef s)

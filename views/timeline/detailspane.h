@@ -53,6 +53,7 @@ signals:
 private:
     void showSlice(core::SliceRef slice);
     void showArea();
+    void showOccurrences();
 
     core::TracePtr m_trace;
     QPointer<TimelineState> m_state;

@@ -104,6 +104,11 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
             p.setBrush(Qt::NoBrush);
             p.drawRect(QRectF(o.x - 1, o.y - 1, o.w + 2, o.h + 2));
             break;
+        case GeoOverlay::Highlight:
+            p.setPen(QPen(QColor(theme.highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(o.x - 1, o.y - 1, o.w + 2, o.h + 2));
+            break;
         case GeoOverlay::Area:
             p.setPen(QPen(QColor(theme.selection), 1, Qt::DashLine));
             p.setBrush(QColor(26, 86, 219, 40));

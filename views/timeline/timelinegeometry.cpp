@@ -282,6 +282,30 @@ void TimelineGeometryBuilder::addOverlays(const TimelineLayout &layout,
         out.overlays.push_back({kind, x0, 0, std::max(xOf(range.t1) - x0, 1.0f),
                                 m_options.height, durationText(range.duration())});
     }
+    if (overlays.highlights) {
+        const std::vector<core::SliceRef> &refs = *overlays.highlights;
+        // Sorted by start: stop at the first one that starts after the view.
+        size_t drawn = 0;
+        for (const core::SliceRef s : refs) {
+            if (!m_trace->valid(s))
+                continue;
+            const core::TimePs start = m_trace->start(s);
+            if (start > m_view.t1 || drawn >= kMaxHighlightsPerFrame)
+                break;
+            if (start + m_trace->duration(s) < m_view.t0)
+                continue;
+            const int top = layout.rowTop(s.track, s.row);
+            if (top < 0 || float(top) - scroll > m_options.height
+                || float(top + TimelineLayout::kRowHeight) < scroll)
+                continue;
+            const float x0 = xOf(start);
+            const float x1 = xOf(start + m_trace->duration(s));
+            out.overlays.push_back({GeoOverlay::Highlight, x0, float(top) - scroll,
+                                    std::max(x1 - x0, 1.0f),
+                                    float(TimelineLayout::kRowHeight - 1), {}});
+            ++drawn;
+        }
+    }
     if (!m_options.flows)
         return;
     const float mid = float(TimelineLayout::kRowHeight) / 2;

@@ -22,6 +22,7 @@
 #include <QRgb>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -71,7 +72,7 @@ struct GeoFlow
 
 struct GeoOverlay
 {
-    enum Kind : uint8_t { SelectedSlice, Area, Timing, Marked };
+    enum Kind : uint8_t { SelectedSlice, Area, Timing, Marked, Highlight };
     Kind kind;
     float x, y, w, h;
     QString text;
@@ -117,7 +118,12 @@ struct GeometryOverlays
     TimeRange timing;
     TimeRange marked;
     std::vector<core::Flow> flows;   // drawn as arrows when GeometryOptions::flows is set
+    std::shared_ptr<const std::vector<core::SliceRef>> highlights;   // sorted by start
 };
+
+// Most highlighted slices outlined in one frame; past it the view is too dense to tell them
+// apart anyway, and the frame time stays bounded.
+inline constexpr size_t kMaxHighlightsPerFrame = 20'000;
 
 // Stable colour of a name: a hash of its bytes picks one entry of a fixed palette.
 QRgb colourForName(std::string_view name);

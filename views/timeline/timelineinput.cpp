@@ -117,6 +117,8 @@ bool TimelineWidget::handleKey(QKeyEvent *event)
             m_state->setTiming({});
         else if (m_state->marked().valid())
             m_state->setMarked({});
+        else if (!m_state->highlights().label.isEmpty())
+            m_state->clearHighlights();
         else
             m_state->clearSelection();
         return true;

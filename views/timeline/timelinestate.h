@@ -9,6 +9,9 @@
 #include "core/query/viewport.h"
 
 #include <QObject>
+#include <QString>
+
+#include <memory>
 
 #include <optional>
 #include <vector>
@@ -96,6 +99,29 @@ public:
         emit overlaysChanged();
     }
 
+    // Every occurrence of one op, outlined on the timeline and listed by the details pane (set
+    // when a panel row is activated). Sorted by start; `total` counts matches past the list.
+    struct Highlights
+    {
+        QString label;
+        std::shared_ptr<const std::vector<core::SliceRef>> refs;
+        uint64_t total = 0;
+        bool empty() const { return !refs || refs->empty(); }
+    };
+    const Highlights &highlights() const { return m_highlights; }
+    void setHighlights(Highlights highlights)
+    {
+        m_highlights = std::move(highlights);
+        emit highlightsChanged();
+        emit overlaysChanged();
+    }
+    void clearHighlights()
+    {
+        if (m_highlights.label.isEmpty() && m_highlights.empty())
+            return;
+        setHighlights({});
+    }
+
     TimelineTool tool() const { return m_tool; }
     void setTool(TimelineTool tool)
     {
@@ -109,6 +135,7 @@ signals:
     void viewportChanged();
     void selectionChanged();
     void overlaysChanged();
+    void highlightsChanged();
     void toolChanged(tracedesk::views::TimelineTool tool);
 
 private:
@@ -119,6 +146,7 @@ private:
     AreaRange m_area;
     TimeRange m_timing;
     TimeRange m_marked;
+    Highlights m_highlights;
     TimelineTool m_tool = TimelineTool::Select;
 };
 

@@ -22,12 +22,13 @@ struct TimelineTheme
     QRgb folded = kFoldedColour;
     QRgb selection = 0xff1a56db;
     QRgb timing = 0xffd97706;
+    QRgb highlight = 0xffdb2777;   // occurrences of an op chosen in a panel
 
     static TimelineTheme light() { return {}; }
     static TimelineTheme dark()
     {
         return {0xff1e2127, 0xff2d323b, 0xff252930, 0xff2d323b, 0xff3d434f,
-                0xffe3e6eb, 0xff737c8f, 0xff6ea8ff, 0xfff59e0b};
+                0xffe3e6eb, 0xff737c8f, 0xff6ea8ff, 0xfff59e0b, 0xfff472b6};
     }
     // Dark when the palette's window colour is dark.
     static TimelineTheme forPalette(const QPalette &palette)

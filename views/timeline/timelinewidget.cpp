@@ -1,5 +1,7 @@
 #include "views/timeline/timelinewidget.h"
 
+#include "core/query/search.h"
+
 #include "views/common/qtconvert.h"
 #include "views/timeline/searchbar.h"
 
@@ -139,6 +141,7 @@ void TimelineWidget::updateToolLabel()
 void TimelineWidget::setTrace(core::TracePtr trace)
 {
     m_indexJob.stop();
+    m_opJob.stop();
     m_trace = std::move(trace);
     m_index.reset();
     m_builder.setTrace(m_trace.get(), nullptr);
@@ -148,6 +151,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_search->setTrace(m_trace);
     m_state->setTiming({});
     m_state->setMarked({});
+    m_state->clearHighlights();
     m_state->clearSelection();
     rebuildLayout();
     m_scroll->setValue(0);
@@ -206,6 +210,7 @@ const TimelineGeometry &TimelineWidget::frame(QSize canvasSize)
     overlays.timing = m_state->timing();
     overlays.marked = m_state->marked();
     overlays.flows = m_selectedFlows;
+    overlays.highlights = m_state->highlights().refs;
     m_builder.build(m_state->viewport(), m_layout, options, overlays, m_geometry);
     return m_geometry;
 }
@@ -349,11 +354,66 @@ void TimelineWidget::revealSlice(core::SliceRef slice)
     if (planeCollapsed(section))
         setPlaneCollapsed(section, false);
     m_state->selectSlice(slice);
+    centreOn(slice);
+}
+
+void TimelineWidget::showOpOccurrences(const QString &op)
+{
+    if (!m_trace)
+        return;
+    core::TracePtr trace = m_trace;
+    const std::atomic<bool> *cancel = m_opJob.cancelFlag();
+    struct Found
+    {
+        QString op;
+        std::vector<core::SliceRef> refs;
+        uint64_t total = 0;
+    };
+    m_opJob.run<Found>(
+        this,
+        [trace, op, cancel] {
+            core::SearchOptions options;
+            options.mode = core::SearchMode::Op;
+            options.cap = kMaxOpOccurrences;
+            options.cancel = cancel;
+            Found found{op, {}, 0};
+            auto result = core::searchSlices(*trace, op.toStdString(), options);
+            if (result) {
+                found.refs = std::move(result.value().refs);
+                found.total = result.value().total;
+            }
+            return found;
+        },
+        [this](Found found) {
+            TimelineState::Highlights h;
+            h.label = found.op;
+            h.total = found.total;
+            h.refs = std::make_shared<const std::vector<core::SliceRef>>(std::move(found.refs));
+            const std::optional<core::SliceRef> first =
+                h.refs->empty() ? std::nullopt : std::optional(h.refs->front());
+            m_state->setHighlights(std::move(h));
+            if (first)
+                centreOn(*first);
+            emit opOccurrencesShown(found.op, found.total);
+        });
+}
+
+void TimelineWidget::centreOn(core::SliceRef slice)
+{
+    if (!m_trace || !m_trace->valid(slice))
+        return;
+    if (trackHidden(slice.track))
+        setTrackHidden(slice.track, false);
+    const uint32_t section = trackPinned(slice.track) ? kPinnedSection
+                                                      : m_trace->tracks[slice.track].plane;
+    if (planeCollapsed(section))
+        setPlaneCollapsed(section, false);
     const core::TimePs start = m_trace->start(slice);
     const core::TimePs end = start + m_trace->duration(slice);
     const core::TimePs span = m_state->t1() - m_state->t0();
     if (end - start > span * 9 / 10) {
-        frameSelection();
+        const core::TimePs pad = std::max<core::TimePs>((end - start) / 10, 1);
+        setWindowClamped(start - pad, end + pad);
     } else {
         const core::TimePs mid = start + (end - start) / 2;
         m_state->setWindow(mid - span / 2, mid - span / 2 + span);

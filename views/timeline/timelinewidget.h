@@ -90,6 +90,13 @@ public:
     // Selects the slice, keeps the zoom but centres it (framing it when wider than the view),
     // and scrolls its row into view.
     void revealSlice(core::SliceRef slice);
+    // Brings the slice into view like revealSlice() without selecting it.
+    void centreOn(core::SliceRef slice);
+    // Finds every occurrence of an op (core::SearchMode::Op) on a worker, outlines them
+    // (TimelineState::setHighlights) and brings the first into view; then emits
+    // opOccurrencesShown().
+    void showOpOccurrences(const QString &op);
+    static constexpr size_t kMaxOpOccurrences = 100'000;
     void openSearch();
 
 public slots:
@@ -103,6 +110,7 @@ public slots:
 
 signals:
     void lodIndexBuilt();
+    void opOccurrencesShown(const QString &op, quint64 total);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -153,6 +161,7 @@ private:
     AreaRange m_areaPreview;     // the area being dragged, committed on release
     QPointF m_lastMouse{-1, -1};
     BackgroundJob m_indexJob;
+    BackgroundJob m_opJob;
 };
 
 } // namespace tracedesk::views

@@ -1,6 +1,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/aboutbox.h"
+#include "app/gui/analysisdocks.h"
 
 #include "views/common/appicon.h"
 #include "views/common/placeholderpanel.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_statusLabel, 1);
 
     createDocks();
+    m_analysis = new AnalysisDocks(this, m_timeline);
     createMenus();
     restoreWindowState();
     updateTitle();
@@ -122,6 +124,8 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_tracksDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
+    QMenu *panels = view->addMenu(tr("&Analysis Panels"));
+    m_analysis->addToggleActions(panels);
     view->addSeparator();
     QAction *find = view->addAction(tr("&Find Slices…"), m_timeline,
                                     &views::TimelineWidget::openSearch);
@@ -208,6 +212,7 @@ void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
     m_placeholder->setTrace(m_trace, displayName);
     m_timeline->setTrace(m_trace);
     m_details->setTrace(m_trace);
+    m_analysis->setTrace(m_trace);
     if (m_central && m_central == centralWidget())
         m_central->setCurrentWidget(m_timeline);
     m_statusLabel->setText(views::traceStatusText(*m_trace));

@@ -27,6 +27,8 @@ class TrackTreeModel;
 
 namespace tracedesk::app {
 
+class AnalysisDocks;
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -68,6 +70,7 @@ public:
     views::TimelineWidget *timeline() const { return m_timeline; }
     views::DetailsPane *detailsPane() const { return m_details; }
     QDockWidget *detailsDock() const { return m_detailsDock; }
+    AnalysisDocks *analysisDocks() const { return m_analysis; }
     QProgressDialog *progressDialog() const { return m_progress; }
 
 signals:
@@ -107,6 +110,7 @@ private:
     void showError(const QString &message);
 
     LoadController *m_loads = nullptr;
+    AnalysisDocks *m_analysis = nullptr;
     views::TrackTreeModel *m_trackModel = nullptr;
     QTreeView *m_trackView = nullptr;
     QDockWidget *m_tracksDock = nullptr;

@@ -184,6 +184,12 @@ bool indexPlane(const PlaneSpans &spans, FileIndex &file, PlaneTables &tables,
             if (side.mask & (1u << c))
                 kind.side[size_t(c)] = side.value[c];
         }
+        // A module's program id is its metadata id unless a `program_id` stat says otherwise
+        // (FORMATS.md 1.9); the id is not kept anywhere else once the kind is interned.
+        const size_t programId = size_t(SideColumn::ProgramId);
+        if (builder.trace().planes[tables.plane].kind == PlaneKind::Metadata
+            && kind.side[programId] == kNoValue)
+            kind.side[programId] = id;
         tables.kinds.insert(hasKey ? key : id, builder.addKind(kind));
     }
     tables.kinds.seal();

@@ -1,0 +1,97 @@
+#include "app/gui/analysisdocks.h"
+
+#include "views/panels/inputpipeline/inputpipelinepanel.h"
+#include "views/panels/kernelstats/kernelstatspanel.h"
+#include "views/panels/memoryprofile/memoryprofilepanel.h"
+#include "views/panels/memoryviewer/memoryviewerpanel.h"
+#include "views/panels/opprofile/opprofilepanel.h"
+#include "views/panels/opstats/frameworkopstatspanel.h"
+#include "views/panels/overview/overviewpanel.h"
+#include "views/timeline/timelinewidget.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+
+namespace tracedesk::app {
+
+AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timeline)
+    : QObject(window)
+    , m_window(window)
+    , m_timeline(timeline)
+{
+    addPanel<views::OverviewPanel>(QStringLiteral("OverviewDock"), tr("Overview"));
+    addPanel<views::InputPipelinePanel>(QStringLiteral("InputPipelineDock"),
+                                        tr("Input Pipeline"));
+    addPanel<views::OpProfilePanel>(QStringLiteral("OpProfileDock"), tr("Op Profile"));
+    addPanel<views::FrameworkOpStatsPanel>(QStringLiteral("FrameworkOpStatsDock"),
+                                           tr("Framework Op Stats"));
+    addPanel<views::KernelStatsPanel>(QStringLiteral("KernelStatsDock"), tr("Kernel Stats"));
+    addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
+                                        tr("Memory Profile"));
+    addPanel<views::MemoryViewerPanel>(QStringLiteral("MemoryViewerDock"), tr("Memory Viewer"));
+    // One tabbed area under the timeline keeps the timeline large; users re-dock at will and
+    // the layout is restored from the saved window state.
+    for (size_t i = 1; i < m_docks.size(); ++i)
+        m_window->tabifyDockWidget(m_docks.front(), m_docks[i]);
+    m_docks.front()->raise();
+}
+
+template<typename Panel>
+Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
+{
+    auto *panel = new Panel;
+    auto *dock = new QDockWidget(title, m_window);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    m_window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    m_docks.push_back(dock);
+    m_setters.push_back([panel](const core::analysis::AnalysisCachePtr &cache) {
+        panel->setAnalyses(cache);
+    });
+    if constexpr (requires { panel->setTimelineState(m_timeline->state()); })
+        panel->setTimelineState(m_timeline->state());
+    if constexpr (requires { &Panel::opActivated; })
+        connect(panel, &Panel::opActivated, this, &AnalysisDocks::showOp);
+    if constexpr (requires { &Panel::timeActivated; })
+        connect(panel, &Panel::timeActivated, this, &AnalysisDocks::showTime);
+    return panel;
+}
+
+void AnalysisDocks::setTrace(core::TracePtr trace)
+{
+    m_cache = trace ? std::make_shared<core::analysis::AnalysisCache>(std::move(trace)) : nullptr;
+    for (const auto &set : m_setters)
+        set(m_cache);
+}
+
+void AnalysisDocks::addToggleActions(QMenu *menu) const
+{
+    for (QDockWidget *dock : m_docks)
+        menu->addAction(dock->toggleViewAction());
+}
+
+QWidget *AnalysisDocks::panel(const QString &dockName) const
+{
+    for (QDockWidget *dock : m_docks) {
+        if (dock->objectName() == dockName)
+            return dock->widget();
+    }
+    return nullptr;
+}
+
+void AnalysisDocks::showOp(const QString &name)
+{
+    if (!name.isEmpty())
+        m_timeline->showOpOccurrences(name);
+}
+
+void AnalysisDocks::showTime(core::TimePs t)
+{
+    views::TimelineState *state = m_timeline->state();
+    const core::TimePs span = state->t1() - state->t0();
+    state->setWindow(t - span / 2, t - span / 2 + span);
+    state->setMarked({t, t + 1});
+}
+
+} // namespace tracedesk::app

@@ -1,0 +1,60 @@
+#pragma once
+
+// AnalysisDocks: the analysis panels (overview, input pipeline, op profile, framework op stats,
+// kernel stats, memory profile, memory viewer), each in a dock of the main window, fed from one
+// AnalysisCache per shown trace and linked to the timeline: activating an op in a panel
+// outlines its occurrences on the timeline and lists them in the details pane; a point in time
+// (a step, a memory event) brings that time into view and marks it.
+
+#include "core/analysis/analysiscache.h"
+#include "core/model/trace.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace tracedesk::views {
+class TimelineWidget;
+}
+
+namespace tracedesk::app {
+
+class AnalysisDocks : public QObject
+{
+    Q_OBJECT
+
+public:
+    AnalysisDocks(QMainWindow *window, views::TimelineWidget *timeline);
+
+    // A new cache for the trace (nullptr clears every panel). Panels compute lazily on workers.
+    void setTrace(core::TracePtr trace);
+    void addToggleActions(QMenu *menu) const;
+
+    const std::vector<QDockWidget *> &docks() const { return m_docks; }
+    // The panel widget of the dock whose object name is `dockName`, or nullptr.
+    QWidget *panel(const QString &dockName) const;
+    const core::analysis::AnalysisCachePtr &cache() const { return m_cache; }
+
+    // What a panel's activation does, also for tests.
+    void showOp(const QString &name);
+    void showTime(core::TimePs t);
+
+private:
+    template<typename Panel>
+    Panel *addPanel(const QString &objectName, const QString &title);
+
+    QMainWindow *m_window;
+    views::TimelineWidget *m_timeline;
+    core::analysis::AnalysisCachePtr m_cache;
+    std::vector<QDockWidget *> m_docks;
+    std::vector<std::function<void(const core::analysis::AnalysisCachePtr &)>> m_setters;
+};
+
+} // namespace tracedesk::app

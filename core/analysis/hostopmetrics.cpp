@@ -1,0 +1,97 @@
+// Host op metrics DB (FORMATS.md 2.7 step 1, 2.8): framework ops on host threads with self time
+// from the nesting of framework ops only (other slices in between are transparent).
+
+#include "core/analysis/opmetrics.h"
+#include "core/analysis/opnames.h"
+#include "core/analysis/opscan.h"
+
+namespace tracedesk::core::analysis {
+
+using namespace detail;
+
+namespace {
+
+struct HostKind
+{
+    bool isOp = false;
+    uint32_t slot = 0;
+};
+
+} // namespace
+
+OpMetricsDb hostOpMetrics(const Trace &trace, std::optional<TimeRange> range)
+{
+    const StatKeys keys(trace);
+    std::vector<HostKind> kindInfo(trace.kinds.size());
+    std::vector<OpMetrics> ops;
+    for (size_t k = 0; k < trace.kinds.size(); ++k) {
+        const EventKind &kind = trace.kinds[k];
+        if (trace.planes[kind.plane].kind != PlaneKind::Host)
+            continue;
+        const FrameworkOp op = parseFrameworkOp(trace.string(kind.name));
+        if (op.kind == FrameworkOpKind::Unknown)
+            continue;
+        OpMetrics m;
+        m.name = std::string(op.name);
+        m.category = std::string(op.type);
+        m.longName = std::string(stripTraceMeMetadata(trace.string(kind.name)));
+        m.provenance = m.longName;
+        ArgValue v;
+        if (kindStat(trace, kind, keys.iplStageCat, &v) && !argText(trace, v).empty())
+            m.category = std::string(argText(trace, v));
+        if (kindStat(trace, kind, keys.isEager, &v))
+            m.isEager = v.asInt() != 0 && v.asInt() != kNoValue;
+        kindInfo[k] = {true, uint32_t(ops.size())};
+        ops.push_back(std::move(m));
+    }
+
+    std::vector<OpSlot> slots(ops.size());
+    NestScratch scratch;
+    TimePs first = 0, last = 0;
+    bool any = false;
+    for (const Plane &plane : trace.planes) {
+        if (plane.kind != PlaneKind::Host)
+            continue;
+        for (uint32_t t : plane.tracks) {
+            const Track &track = trace.tracks[t];
+            if (track.type != TrackType::Slices || track.sliceCount == 0)
+                continue;
+            TimePs b = track.begin, e = track.end;
+            if (range) {
+                b = std::max(b, range->begin);
+                e = std::min(e, range->end);
+            }
+            if (e > b) {
+                first = any ? std::min(first, b) : b;
+                last = any ? std::max(last, e) : e;
+                any = true;
+            }
+            auto keep = [&](uint32_t r, uint32_t i) {
+                const Row &row = track.rows[r];
+                return kindInfo[row.kind[i]].isOp && (!range || range->contains(row.start[i]));
+            };
+            walkNested(track, scratch, keep, [&](uint32_t r, uint32_t i, TimePs self) {
+                const Row &row = track.rows[r];
+                slots[kindInfo[row.kind[i]].slot].add(row.duration[i], self, 0, 0, 0);
+            });
+        }
+    }
+
+    OpMetricsDb db;
+    db.totalTimePs = any ? last - first : 0;
+    std::vector<OpMetrics> used;
+    for (size_t s = 0; s < ops.size(); ++s) {
+        if (slots[s].occurrences == 0)
+            continue;
+        OpMetrics &m = ops[s];
+        m.occurrences = slots[s].occurrences;
+        m.timePs = slots[s].time;
+        m.selfTimePs = slots[s].self;
+        m.minTimePs = slots[s].minTime;
+        used.push_back(std::move(m));
+    }
+    finishDb(db, std::move(used), true);
+    return db;
+}
+
+} // namespace tracedesk::core::analysis

@@ -1,0 +1,531 @@
+#include "core/capture/capturesession.h"
+
+#include "core/capture/capturefiles.h"
+#include "core/capture/capturetext.h"
+#include "core/capture/responsereader.h"
+
+#include "profiler_service.grpc.pb.h"
+
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <climits>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace tracedesk::core::capture {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(100);
+constexpr auto kTerminateTimeout = std::chrono::seconds(3);
+const char *const kProfileMethod = "/tensorflow.ProfilerService/Profile";
+
+struct AttemptResult
+{
+    bool empty = false;
+    bool retryable = false;
+};
+
+bool retryableStatus(const grpc::Status &s)
+{
+    return s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+           s.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
+           (s.error_code() == grpc::StatusCode::UNKNOWN &&
+            s.error_message().find("Stream removed") != std::string::npos);
+}
+
+uint64_t nowNs()
+{
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count());
+}
+
+} // namespace
+
+const char *stateName(CaptureState state)
+{
+    switch (state) {
+    case CaptureState::Idle: return "idle";
+    case CaptureState::Connecting: return "connecting";
+    case CaptureState::Capturing: return "capturing";
+    case CaptureState::Receiving: return "receiving";
+    case CaptureState::Saving: return "saving";
+    case CaptureState::Done: return "done";
+    case CaptureState::Failed: return "failed";
+    case CaptureState::Cancelled: return "cancelled";
+    }
+    return "?";
+}
+
+bool isFinal(CaptureState state)
+{
+    return state == CaptureState::Done || state == CaptureState::Failed ||
+           state == CaptureState::Cancelled;
+}
+
+int CaptureResult::savedCount() const
+{
+    int n = 0;
+    for (const HostOutcome &h : hosts)
+        n += h.state == CaptureState::Done ? 1 : 0;
+    return n;
+}
+
+struct CaptureSession::Impl
+{
+    struct Host
+    {
+        std::shared_ptr<grpc::Channel> channel;
+        HostProgress progress;
+        HostOutcome outcome;
+        grpc::ClientContext *active = nullptr;   // guarded by mutex; TryCancel target
+    };
+
+    CaptureOptions options;
+    std::function<void(const CaptureSnapshot &)> callback;
+    mutable std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<Host> hosts;
+    std::atomic<bool> stop{false};
+    std::atomic<bool> cancelled{false};
+    bool ran = false;
+    bool dirty = false;
+    std::string runDir;
+    std::string repositoryRoot;
+    std::string sessionId;
+
+    void update(size_t i, const std::function<void(HostProgress &)> &fn)
+    {
+        {
+            std::lock_guard lock(mutex);
+            fn(hosts[i].progress);
+            dirty = true;
+        }
+        changed.notify_all();
+    }
+
+    CaptureSnapshot snapshotLocked() const
+    {
+        CaptureSnapshot s;
+        for (const Host &h : hosts)
+            s.hosts.push_back(h.progress);
+        s.stopRequested = stop.load();
+        s.cancelRequested = cancelled.load();
+        return s;
+    }
+
+    void finish(size_t i, CaptureState state, FailureKind failure, const grpc::Status &status,
+                int attempt)
+    {
+        std::lock_guard lock(mutex);
+        Host &h = hosts[i];
+        h.outcome.state = state;
+        h.outcome.failure = failure;
+        h.outcome.statusCode = int(status.error_code());
+        h.outcome.serverText = status.error_message();
+        h.outcome.attempts = attempt;
+        h.progress.state = state;
+        dirty = true;
+    }
+
+    AttemptResult runHost(size_t i, int attempt);
+    AttemptResult receive(size_t i, int attempt, grpc::ByteBuffer &response);
+    void describe(Host &h) const;
+};
+
+AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
+{
+    const std::string address = hosts[i].outcome.address;
+    const uint64_t deadlineMs = sessionDeadlineMs(options);
+    const auto begin = Clock::now();
+    const auto deadline = begin + std::chrono::milliseconds(deadlineMs);
+    update(i, [&](HostProgress &p) {
+        p = HostProgress{address, CaptureState::Connecting, attempt, 0, options.durationMs};
+    });
+    grpc::Channel &channel = *hosts[i].channel;
+
+    // Wait for a connection (or a definite failure) so the state says what is happening; the
+    // call itself then reports the precise reason when the channel could not connect.
+    bool connected = false;
+    for (;;) {
+        const grpc_connectivity_state s = channel.GetState(true);
+        if (s == GRPC_CHANNEL_READY) {
+            connected = true;
+            break;
+        }
+        if (s == GRPC_CHANNEL_TRANSIENT_FAILURE || s == GRPC_CHANNEL_SHUTDOWN ||
+            cancelled.load() || Clock::now() >= deadline)
+            break;
+        channel.WaitForStateChange(s, std::chrono::system_clock::now() + kTick);
+    }
+    if (cancelled.load()) {
+        finish(i, CaptureState::Cancelled, FailureKind::Cancelled, grpc::Status::CANCELLED,
+               attempt);
+        return {};
+    }
+
+    tensorflow::ProfileRequest request;
+    const uint64_t startNs = nowNs() + options.delayMs * 1000000ull;
+    buildProfileRequest(options, address, sessionId, repositoryRoot, startNs, &request);
+    const std::string wire = request.SerializeAsString();
+    grpc::Slice slice(wire);
+    const grpc::ByteBuffer requestBuffer(&slice, 1);
+
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + (deadline - Clock::now()));
+    bool registered = false;
+    {
+        // Registered under the lock so cancel() either sees this context or has already set
+        // the flag checked here.
+        std::lock_guard lock(mutex);
+        if (!cancelled.load()) {
+            hosts[i].active = &context;
+            registered = true;
+        }
+    }
+    if (!registered) {
+        finish(i, CaptureState::Cancelled, FailureKind::Cancelled, grpc::Status::CANCELLED,
+               attempt);
+        return {};
+    }
+
+    grpc::GenericStub stub(hosts[i].channel);
+    grpc::CompletionQueue queue;
+    auto call = stub.PrepareUnaryCall(&context, kProfileMethod, requestBuffer, &queue);
+    call->StartCall();
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    call->Finish(&response, &status, reinterpret_cast<void *>(1));
+    const auto callStart = Clock::now();
+    const auto recordEnd = std::chrono::milliseconds(options.delayMs + options.durationMs);
+    update(i, [&](HostProgress &p) {
+        p.state = CaptureState::Capturing;
+        p.elapsedMs = -int64_t(options.delayMs);
+    });
+
+    bool terminateSent = false;
+    for (;;) {
+        void *tag = nullptr;
+        bool ok = false;
+        const auto next = queue.AsyncNext(&tag, &ok, std::chrono::system_clock::now() + kTick);
+        if (next != grpc::CompletionQueue::TIMEOUT)
+            break;
+        const auto since = Clock::now() - callStart;
+        const int64_t elapsed =
+            std::chrono::duration_cast<std::chrono::milliseconds>(since).count() -
+            int64_t(options.delayMs);
+        update(i, [&](HostProgress &p) {
+            p.elapsedMs = std::min<int64_t>(elapsed, int64_t(options.durationMs));
+            if (since >= recordEnd || terminateSent)
+                p.state = CaptureState::Receiving;
+        });
+        if (stop.load() && !terminateSent) {
+            terminateSent = true;
+            // The server answers Profile with what it has once it sees Terminate.
+            auto control = tensorflow::ProfilerService::NewStub(hosts[i].channel);
+            grpc::ClientContext terminateContext;
+            terminateContext.set_deadline(std::chrono::system_clock::now() + kTerminateTimeout);
+            tensorflow::TerminateRequest terminate;
+            terminate.set_session_id(sessionId);
+            tensorflow::TerminateResponse ignored;
+            control->Terminate(&terminateContext, terminate, &ignored);
+        }
+    }
+    {
+        std::lock_guard lock(mutex);
+        hosts[i].active = nullptr;
+    }
+    queue.Shutdown();
+    void *tag = nullptr;
+    bool ok = false;
+    while (queue.Next(&tag, &ok)) {
+    }
+
+    if (cancelled.load()) {
+        finish(i, CaptureState::Cancelled, FailureKind::Cancelled, grpc::Status::CANCELLED,
+               attempt);
+        return {};
+    }
+    if (status.ok())
+        return receive(i, attempt, response);
+
+    AttemptResult r;
+    r.retryable = retryableStatus(status);
+    FailureKind kind = FailureKind::ServerError;
+    if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+        kind = FailureKind::TimedOut;
+    else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !connected)
+        kind = FailureKind::Unreachable;
+    finish(i, CaptureState::Failed, kind, status, attempt);
+    return r;
+}
+
+AttemptResult CaptureSession::Impl::receive(size_t i, int attempt, grpc::ByteBuffer &response)
+{
+    std::vector<grpc::Slice> slices;
+    response.Dump(&slices);
+    std::vector<std::string_view> pieces;
+    pieces.reserve(slices.size());
+    for (const grpc::Slice &s : slices)
+        pieces.emplace_back(reinterpret_cast<const char *>(s.begin()), s.size());
+    const std::string address = hosts[i].outcome.address;
+    const std::string name = hostFileStem(options, address) + ".xplane.pb";
+    update(i, [&](HostProgress &p) {
+        p.state = CaptureState::Saving;
+        p.bytesReceived = response.Length();
+    });
+
+    PendingFile file;
+    Result<bool> opened = file.open(runDir, name);
+    if (!opened) {
+        finish(i, CaptureState::Failed, FailureKind::SaveFailed,
+               grpc::Status(grpc::StatusCode::OK, opened.message()), attempt);
+        return {};
+    }
+    uint64_t lastReport = 0;
+    Result<ResponseSummary> summary = extractXSpace(
+        pieces,
+        [&](const char *data, size_t size) {
+            if (!file.write(data, size))
+                return false;
+            if (file.written() - lastReport >= (4u << 20)) {
+                lastReport = file.written();
+                update(i, [&](HostProgress &p) { p.bytesSaved = lastReport; });
+            }
+            return true;
+        },
+        &cancelled);
+    slices.clear();
+    response.Clear();
+    if (cancelled.load() || summary.isCancelled()) {
+        file.discard();
+        finish(i, CaptureState::Cancelled, FailureKind::Cancelled, grpc::Status::CANCELLED,
+               attempt);
+        return {};
+    }
+    if (!summary) {
+        file.discard();
+        const std::string why = file.error().empty() ? summary.message() : file.error();
+        finish(i, CaptureState::Failed,
+               file.error().empty() ? FailureKind::ServerError : FailureKind::SaveFailed,
+               grpc::Status(grpc::StatusCode::OK, why), attempt);
+        return {};
+    }
+    const ResponseSummary &s = summary.value();
+    if (s.emptyTrace || (s.hasXSpace && s.xspaceBytes == 0)) {
+        file.discard();
+        finish(i, CaptureState::Failed, FailureKind::EmptyTrace, grpc::Status::OK, attempt);
+        return {true, false};
+    }
+    if (!s.hasXSpace) {
+        // An older server: it wrote the file itself, under the same naming rule.
+        file.discard();
+        const std::string serverPath =
+            (fs::path(repositoryRoot) / sessionId / name).string();
+        std::error_code ec;
+        const bool local = fs::is_regular_file(serverPath, ec) && fs::file_size(serverPath, ec) > 0;
+        finish(i, local ? CaptureState::Done : CaptureState::Failed,
+               local ? FailureKind::None : FailureKind::ServerSideFile, grpc::Status::OK, attempt);
+        std::lock_guard lock(mutex);
+        hosts[i].outcome.serverPath = serverPath;
+        if (local) {
+            hosts[i].outcome.savedPath = serverPath;
+            hosts[i].outcome.bytes = fs::file_size(serverPath, ec);
+        }
+        return {};
+    }
+    Result<std::string> saved = file.commit();
+    if (!saved) {
+        finish(i, CaptureState::Failed, FailureKind::SaveFailed,
+               grpc::Status(grpc::StatusCode::OK, saved.message()), attempt);
+        return {};
+    }
+    finish(i, CaptureState::Done, FailureKind::None, grpc::Status::OK, attempt);
+    std::lock_guard lock(mutex);
+    hosts[i].outcome.savedPath = saved.value();
+    hosts[i].outcome.bytes = s.xspaceBytes;
+    hosts[i].progress.bytesSaved = s.xspaceBytes;
+    return {};
+}
+
+void CaptureSession::Impl::describe(Host &h) const
+{
+    HostOutcome &o = h.outcome;
+    if (o.state == CaptureState::Done) {
+        o.message = o.savedPath == o.serverPath && !o.serverPath.empty()
+                        ? "Saved by the server (same machine): " + o.savedPath
+                        : "Saved " + o.savedPath;
+        return;
+    }
+    FailureContext c;
+    c.address = o.address;
+    c.serverText = o.serverText;
+    c.statusCode = o.statusCode;
+    c.deadlineMs = sessionDeadlineMs(options);
+    c.attempts = o.attempts;
+    c.serverPath = o.serverPath;
+    c.runDir = runDir;
+    o.message = failureText(o.failure, c);
+}
+
+CaptureSession::CaptureSession(CaptureOptions options) : d(std::make_unique<Impl>())
+{
+    d->options = std::move(options);
+    for (const std::string &a : d->options.addresses) {
+        Impl::Host h;
+        h.progress.address = a;
+        h.progress.durationMs = d->options.durationMs;
+        h.outcome.address = a;
+        d->hosts.push_back(std::move(h));
+    }
+}
+
+CaptureSession::~CaptureSession() = default;
+
+void CaptureSession::setProgressCallback(std::function<void(const CaptureSnapshot &)> callback)
+{
+    d->callback = std::move(callback);
+}
+
+void CaptureSession::stopEarly() { d->stop.store(true); }
+
+void CaptureSession::cancel()
+{
+    d->cancelled.store(true);
+    std::lock_guard lock(d->mutex);
+    for (Impl::Host &h : d->hosts) {
+        if (h.active)
+            h.active->TryCancel();
+    }
+    d->changed.notify_all();
+}
+
+CaptureSnapshot CaptureSession::snapshot() const
+{
+    std::lock_guard lock(d->mutex);
+    return d->snapshotLocked();
+}
+
+CaptureResult CaptureSession::run()
+{
+    CaptureResult result;
+    result.state = CaptureState::Failed;
+    if (d->ran) {
+        result.message = "this capture session has already run";
+        return result;
+    }
+    d->ran = true;
+    Result<bool> valid = validateOptions(d->options);
+    if (!valid) {
+        result.message = valid.message();
+        return result;
+    }
+    std::error_code ec;
+    const fs::path logdir = fs::absolute(d->options.logdir, ec);
+    const std::string name =
+        d->options.runName.empty() ? runNameForTime(std::time(nullptr)) : d->options.runName;
+    Result<std::string> dir = reserveRunDirectory(logdir.string(), name);
+    if (!dir) {
+        result.message = dir.message();
+        return result;
+    }
+    d->runDir = dir.value();
+    d->sessionId = fs::path(d->runDir).filename().string();
+    d->repositoryRoot = (logdir / "plugins" / "profile").string();
+
+    grpc::ChannelArguments args;
+    // XSpaces of hundreds of MB are common; gRPC's default limit is 4 MB.
+    args.SetMaxReceiveMessageSize(INT_MAX);
+    // A private subchannel pool: an earlier failed connection's backoff must not leak in.
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    for (Impl::Host &h : d->hosts)
+        h.channel = grpc::CreateCustomChannel(h.outcome.address,
+                                              grpc::InsecureChannelCredentials(), args);
+
+    std::vector<size_t> pending;
+    for (size_t i = 0; i < d->hosts.size(); ++i)
+        pending.push_back(i);
+    const int maxAttempts = d->options.retries + 1;
+    for (int attempt = 1; attempt <= maxAttempts && !pending.empty(); ++attempt) {
+        std::vector<AttemptResult> results(d->hosts.size());
+        size_t running = pending.size();
+        std::vector<std::thread> threads;
+        for (size_t i : pending) {
+            threads.emplace_back([this, i, attempt, &results, &running] {
+                results[i] = d->runHost(i, attempt);
+                {
+                    std::lock_guard lock(d->mutex);
+                    --running;
+                }
+                d->changed.notify_all();
+            });
+        }
+        std::unique_lock lock(d->mutex);
+        while (running > 0) {
+            d->changed.wait_for(lock, kTick, [&] { return running == 0; });
+            const CaptureSnapshot s = d->snapshotLocked();
+            lock.unlock();
+            if (d->callback)
+                d->callback(s);
+            lock.lock();
+        }
+        lock.unlock();
+        for (std::thread &t : threads)
+            t.join();
+        if (d->cancelled.load() || d->stop.load())
+            break;
+        // As XProf does: retry the round when every host came back empty, else retry only the
+        // hosts that were unavailable (or similar transient failures).
+        bool allEmpty = true;
+        for (size_t i : pending)
+            allEmpty = allEmpty && results[i].empty;
+        std::vector<size_t> next;
+        for (size_t i : pending) {
+            if (allEmpty || results[i].retryable)
+                next.push_back(i);
+        }
+        pending = std::move(next);
+    }
+
+    for (Impl::Host &h : d->hosts) {
+        if (!isFinal(h.outcome.state) || d->cancelled.load()) {
+            if (h.outcome.state != CaptureState::Done) {
+                h.outcome.state = CaptureState::Cancelled;
+                h.outcome.failure = FailureKind::Cancelled;
+                h.progress.state = CaptureState::Cancelled;
+            }
+        }
+        d->describe(h);
+        result.hosts.push_back(h.outcome);
+    }
+    const int saved = result.savedCount();
+    const int total = int(result.hosts.size());
+    if (saved == 0)
+        removeIfEmpty(d->runDir);
+    result.runDir = fs::exists(d->runDir, ec) ? d->runDir : std::string();
+    if (d->cancelled.load()) {
+        result.state = CaptureState::Cancelled;
+        result.message = saved == 0 ? "Capture cancelled; nothing was saved."
+                                    : "Capture cancelled; " + std::to_string(saved) +
+                                          " host(s) had already been saved to " + d->runDir;
+    } else if (saved > 0) {
+        result.state = CaptureState::Done;
+        result.message = "Saved " + std::to_string(saved) + " of " + std::to_string(total) +
+                         " host(s) to " + d->runDir;
+    } else {
+        result.message = total == 1 ? "No trace captured." : "No trace captured from any host.";
+    }
+    if (d->callback)
+        d->callback(snapshot());
+    return result;
+}
+
+} // namespace tracedesk::core::capture

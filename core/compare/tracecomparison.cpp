@@ -1,0 +1,163 @@
+#include "core/compare/tracecomparison.h"
+
+#include "core/model/timeformat.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace tracedesk::core::compare {
+
+std::shared_ptr<const OpTables> opTables(analysis::AnalysisCache &cache)
+{
+    auto ops = analysis::opStats(cache);
+    auto framework = analysis::frameworkOpStats(cache);
+    return cache.get<OpTables>([&](analysis::AnalysisCache &c) {
+        return opTables(c.trace(), *ops, *framework);
+    });
+}
+
+CompareSide compareSide(analysis::AnalysisCache &cache)
+{
+    CompareSide side;
+    side.trace = cache.tracePtr();
+    side.steps = analysis::stepDb(cache);
+    side.ops = opTables(cache);
+    side.overview = analysis::overviewPage(cache);
+    return side;
+}
+
+GateMeasure gateMeasure(const StepComparison &steps, const OpTables &a, const OpTables &b)
+{
+    GateMeasure g;
+    if (steps.hasSteps()) {
+        g.what = "average step time";
+        g.a = steps.averageMsA;
+        g.b = steps.averageMsB;
+    } else if (a.deviceOpTimePs > 0 || b.deviceOpTimePs > 0) {
+        g.what = "total device op time";
+        g.a = double(a.deviceOpTimePs) / 1e9;
+        g.b = double(b.deviceOpTimePs) / 1e9;
+    } else {
+        g.what = "total host op time";
+        g.a = double(a.hostOpTimePs) / 1e9;
+        g.b = double(b.hostOpTimePs) / 1e9;
+    }
+    g.deltaPercent = g.a > 0 ? 100.0 * (g.b - g.a) / g.a : 0.0;
+    return g;
+}
+
+TraceComparison compareTraces(const CompareSide &a, const CompareSide &b,
+                              const CompareOptions &options)
+{
+    TraceComparison out;
+    out.steps = compareSteps(*a.trace, *a.steps, *b.trace, *b.steps);
+    for (int l = 0; l < kOpLevelCount; ++l) {
+        const OpLevel level = OpLevel(l);
+        out.diffs[size_t(l)] = diffOps(a.ops->at(level), out.steps.stepCountA, b.ops->at(level),
+                                       out.steps.stepCountB, level, options.noise);
+    }
+    out.overview = compareOverviews(*a.overview, *b.overview);
+    out.alignment = alignTraces(*a.trace, *a.steps, *b.trace, *b.steps, options.alignStep);
+    out.gate = gateMeasure(out.steps, *a.ops, *b.ops);
+    return out;
+}
+
+TraceComparison compareTraces(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
+                              const CompareOptions &options)
+{
+    CompareSide sideB;
+    std::thread worker([&] { sideB = compareSide(b); });
+    const CompareSide sideA = compareSide(a);
+    worker.join();
+    return compareTraces(sideA, sideB, options);
+}
+
+std::string formatPercent(double percent)
+{
+    if (!std::isfinite(percent))
+        return "n/a";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", percent);
+    return buf;
+}
+
+std::string formatDeltaUs(double us)
+{
+    if (std::llround(std::abs(us) * 1e6) == 0)
+        return "0";
+    const std::string magnitude = formatDuration(TimePs(std::llround(std::abs(us) * 1e6)), 2);
+    return (us < 0 ? "-" : "+") + magnitude;
+}
+
+namespace {
+
+std::string opLabel(const OpDiffRow &row)
+{
+    return row.where.empty() ? row.name : row.name + " (" + row.where + ")";
+}
+
+std::string describe(const OpDiffRow &row, const std::string &per)
+{
+    std::string text = opLabel(row);
+    if (row.change == OpChange::Added)
+        return text + " is new in B (" + formatDeltaUs(row.deltaUs) + per + ")";
+    if (row.change == OpChange::Removed)
+        return text + " is gone in B (" + formatDeltaUs(row.deltaUs) + per + ")";
+    return text + " " + formatDeltaUs(row.deltaUs) + per + " (" + formatPercent(row.deltaPercent)
+           + ")";
+}
+
+} // namespace
+
+std::vector<std::string> summaryLines(const TraceComparison &comparison, OpLevel level,
+                                      size_t top)
+{
+    std::vector<std::string> lines;
+    const GateMeasure &g = comparison.gate;
+    char buf[256];
+    const char *verdict = std::abs(g.deltaPercent) < 1.0 ? "about the same"
+                          : g.deltaPercent > 0         ? "B is slower"
+                                                       : "B is faster";
+    std::snprintf(buf, sizeof buf, "%c%s: %s in A, %s in B (%s, %s).", std::toupper(g.what[0]),
+                  g.what.c_str() + 1, formatDuration(TimePs(std::llround(g.a * 1e9))).c_str(),
+                  formatDuration(TimePs(std::llround(g.b * 1e9))).c_str(),
+                  formatPercent(g.deltaPercent).c_str(), verdict);
+    lines.emplace_back(buf);
+
+    const OpDiff &diff = comparison.diff(level);
+    std::vector<const OpDiffRow *> worse, better;
+    for (const OpDiffRow &row : diff.rows) {
+        if ((row.change == OpChange::Slower || row.change == OpChange::Added) && worse.size() < top)
+            worse.push_back(&row);
+        if ((row.change == OpChange::Faster || row.change == OpChange::Removed)
+            && better.size() < top)
+            better.push_back(&row);
+    }
+    const std::string per = comparison.steps.hasSteps() ? " per step" : " in the trace";
+    auto list = [&](const char *head, const std::vector<const OpDiffRow *> &rows) {
+        std::string text = head;
+        for (size_t i = 0; i < rows.size(); ++i)
+            text += (i ? "; " : " ") + describe(*rows[i], per);
+        lines.push_back(text + ".");
+    };
+    const std::string what = std::string(opLevelLabel(level)) + "s";
+    if (worse.empty())
+        lines.push_back("No " + what + " got slower beyond noise.");
+    else
+        list("Biggest regressions:", worse);
+    if (better.empty())
+        lines.push_back("No " + what + " got faster beyond noise.");
+    else
+        list("Biggest improvements:", better);
+    std::snprintf(buf, sizeof buf,
+                  "%d slower, %d faster, %d added, %d removed, %d unchanged within noise.",
+                  diff.count(OpChange::Slower), diff.count(OpChange::Faster),
+                  diff.count(OpChange::Added), diff.count(OpChange::Removed),
+                  diff.count(OpChange::Unchanged));
+    lines.emplace_back(buf);
+    return lines;
+}
+
+} // namespace tracedesk::core::compare

@@ -1,0 +1,51 @@
+#pragma once
+
+// Helpers shared by the capture tests: fixture XSpaces in a temp dir, file comparison, and a
+// listing of what a logdir holds.
+
+#include "core/io/generator.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+
+namespace capturetest {
+
+// A small deterministic XSpace; returns its path (empty on failure) and the event count.
+inline QString writeSmallXSpace(const QString &dir, uint64_t *events = nullptr)
+{
+    const QString path = dir + "/recorded.xplane.pb";
+    tracedesk::core::GeneratorOptions options;
+    options.events = 3000;
+    auto stats = tracedesk::core::generateTrace(options, path.toStdString());
+    if (!stats.ok())
+        return {};
+    if (events)
+        *events = stats.value().events;
+    return path;
+}
+
+inline QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Every regular file below `dir` (hidden ones included), relative to it, sorted.
+inline QStringList filesUnder(const QString &dir)
+{
+    QStringList out;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << QDir(dir).relativeFilePath(it.next());
+    out.sort();
+    return out;
+}
+
+inline QString q(const std::string &s) { return QString::fromStdString(s); }
+
+} // namespace capturetest

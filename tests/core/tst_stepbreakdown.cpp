@@ -1,0 +1,170 @@
+// Step-time breakdown: overlap priorities on a hand-built step, the summary statistics, and on
+// the real GPU file the categories of every step adding up to its step time.
+
+#include "core/analysis/stepbreakdown.h"
+#include "core/analysis/tpubreakdown.h"
+#include "core/io/traceloader.h"
+#include "core/model/tracebuilder.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace tracedesk::core;
+using namespace tracedesk::core::analysis;
+
+class TestStepBreakdown : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void overlapPriorities();
+    void summaries();
+    void gpuFixtureCategoriesSum();
+    void tpuBreakdown();
+};
+
+void TestStepBreakdown::overlapPriorities()
+{
+    // Step [0, 1000). Device: compute 0-600 (fp16 by name), D2H 500-700 (16-bit compute outranks
+    // it on 500-600). Host: launch 100-300 (under compute: compute wins), IteratorGetNext 650-900
+    // (D2H outranks input on 650-700, input owns 700-900). Uncovered 900-1000 is unknown.
+    TraceBuilder b;
+    const uint32_t host = b.addPlane("/host:CPU", "h", 0, PlaneKind::Host);
+    const uint32_t gpu = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
+    const uint32_t steps = b.addTrack(gpu, "Steps", int64_t(int32_t(0xdeadbeef)));
+    const uint32_t s1 = b.addTrack(gpu, "Stream #1(Kernel)", 1);
+    const uint32_t s2 = b.addTrack(gpu, "Stream #2(MemcpyD2H)", 2);
+    const uint32_t th = b.addTrack(host, "t", 3);
+    auto kind = [&](const char *n) {
+        EventKind k;
+        k.name = b.intern(n);
+        return b.addKind(k);
+    };
+    auto add = [&](uint32_t track, TimePs s, TimePs d, uint32_t k, int64_t corr) {
+        auto &tb = b.trackBuilder(track);
+        const uint32_t i = tb.addSlice(s, d, k);
+        tb.setSide(i, SideColumn::GroupId, 5);
+        if (corr >= 0)
+            tb.setSide(i, SideColumn::CorrelationId, corr);
+    };
+    add(steps, 0, 1000, kind("5"), -1);
+    add(s1, 0, 600, kind("gemm_fp16_kernel"), 1);
+    add(s2, 500, 200, kind("MemcpyD2H"), 2);
+    add(th, 100, 200, kind("cudaLaunchKernel"), 3);
+    add(th, 650, 250, kind("IteratorGetNext"), -1);
+    AnalysisCache cache(b.build());
+    auto db = stepDb(cache);
+    QCOMPARE(db->steps.size(), size_t(1));
+    const StepInfo &s = db->steps[0];
+    QCOMPARE(s.groupId, int64_t(5));
+    QCOMPARE(s.type(EventType::DeviceCompute16), TimePs(600));
+    QCOMPARE(s.type(EventType::DeviceToHost), TimePs(100));
+    QCOMPARE(s.type(EventType::HostWaitInput), TimePs(200));
+    QCOMPARE(s.type(EventType::HostPrepare), TimePs(0));
+    QCOMPARE(s.type(EventType::UnknownTime), TimePs(100));
+    QCOMPARE(db->compute16Ps, TimePs(600));
+    const GenericStepDetails d = genericStepDetails(s);
+    QCOMPARE(d.stepTimeMs, 1000 / 1e9);
+    QCOMPARE(d.outputMs, 100 / 1e9);
+    QCOMPARE(d.inputMs(), 200 / 1e9);
+}
+
+void TestStepBreakdown::summaries()
+{
+    const StepSummary s = summarize({2, 4, 4, 4, 5, 5, 7, 9});
+    QCOMPARE(s.count, 8);
+    QCOMPARE(s.average, 5.0);
+    QCOMPARE(s.minimum, 2.0);
+    QCOMPARE(s.maximum, 9.0);
+    QVERIFY(std::abs(s.standardDeviation - std::sqrt(32.0 / 7.0)) < 1e-12);
+    QCOMPARE(summarize({3}).standardDeviation, 0.0);
+    QCOMPARE(summarize({}).count, 0);
+}
+
+void TestStepBreakdown::gpuFixtureCategoriesSum()
+{
+    const QString path = QStringLiteral(TRACEDESK_SHARED_FIXTURES)
+                         + "/xspace/xprof_GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+    if (!QFile::exists(path))
+        QSKIP("shared GPU fixture not found (shared/fixtures/real)");
+    auto trace = loadTrace(path.toStdString());
+    QVERIFY(trace);
+    AnalysisCache cache(trace.value());
+    const auto b = genericStepTimeBreakdown(*stepDb(cache));
+    QVERIFY(!b.steps.empty());
+    for (const GenericStepDetails &d : b.steps) {
+        double sum = 0;
+        for (const StepCategory &c : kGenericCategories)
+            sum += d.*c.ms;
+        QVERIFY2(std::abs(sum - d.stepTimeMs) < 1e-9, qPrintable(QString::number(sum)));
+        QVERIFY(d.deviceComputeMs > 0);
+    }
+    QCOMPARE(b.stepTime.count, int(b.steps.size()));
+}
+
+void TestStepBreakdown::tpuBreakdown()
+{
+    // Two TensorCores, one step (group 3) of 1000 ps. Core 0: fusion 0-500 containing a nested
+    // convolution 100-300 (self: fusion 300, convolution 200), infeed 600-700. Core 1: all-reduce
+    // 0-400, idle otherwise.
+    TraceBuilder b;
+    auto kind = [&](const char *n, const char *category, uint32_t plane) {
+        EventKind k;
+        k.name = b.intern(n);
+        k.plane = plane;
+        if (category) {
+            ArgsArena::Writer w(b.trace().metaArgs);
+            w.addStringRef(b.intern("hlo_category"), b.intern(category));
+            k.stats = w.finish();
+        }
+        return b.addKind(k);
+    };
+    for (int core = 0; core < 2; ++core) {
+        const uint32_t p = b.addPlane("/device:TPU:" + std::to_string(core), "h", 10 + core,
+                                      PlaneKind::Device);
+        const uint32_t steps = b.addTrack(p, "Steps", 1);
+        const uint32_t ops = b.addTrack(p, "XLA Ops", 3);
+        auto &st = b.trackBuilder(steps);
+        st.setSide(st.addSlice(0, 1000, kind("3", nullptr, p)), SideColumn::GroupId, 3);
+        auto &o = b.trackBuilder(ops);
+        if (core == 0) {
+            o.addSlice(0, 500, kind("fusion.1", "loop fusion", p));
+            o.addSlice(100, 200, kind("convolution.2", "convolution", p));
+            o.addSlice(600, 100, kind("infeed.3", "infeed", p));
+        } else {
+            o.addSlice(0, 400, kind("all-reduce.4", "all-reduce", p));
+        }
+    }
+    AnalysisCache cache(b.build());
+    auto db = stepDb(cache);
+    QCOMPARE(db->hardware, StepHardware::Tpu);
+    QCOMPARE(db->steps.size(), size_t(1));
+    const StepInfo &s = db->steps[0];
+    QCOMPARE(s.groupId, int64_t(3));
+    QCOMPARE(s.cores.size(), size_t(2));
+    const TpuCoreStep &c0 = s.cores[0];
+    QCOMPARE(c0.tcBusyPs, TimePs(600));
+    QCOMPARE(c0.highFlopsComputePs, TimePs(200));
+    QCOMPARE(c0.infeedPs, TimePs(100));
+    QCOMPARE(c0.tcIdlePs, TimePs(400));
+    const TpuCoreStep &c1 = s.cores[1];
+    QCOMPARE(c1.crsPs, TimePs(400));
+    QCOMPARE(c1.tcIdlePs, TimePs(600));
+    // Core 0: step = compute 500 + infeed 100 + idle 400; core 1: crs 400 + idle 600.
+    QCOMPARE(c0.tcBusyPs + c0.tcIdlePs, TimePs(1000));
+    QCOMPARE(c1.tcBusyPs + c1.tcIdlePs, TimePs(1000));
+    QCOMPARE(s.tpu.tcComputeMs, 0.0);             // min over cores (core 1 computes nothing)
+    QCOMPARE(s.tpu.tcIdleMs, 400 / 1e9);          // min over cores
+    QCOMPARE(s.tpu.tcInfeedMs, 100 / 1e9);        // max over cores
+    QCOMPARE(s.tpu.coreIdMaxInfeed, int64_t(10));
+    QCOMPARE(s.tpu.allReduceComputeMs, 0.0);
+    QCOMPARE(s.tpu.allReduceSyncMs, 400 / 1e9);
+    QCOMPARE(s.tpu.infeedPercentAverage, 5.0);
+    const auto t = tpuStepTimeBreakdown(*db);
+    QCOMPARE(t.steps.size(), size_t(1));
+    QCOMPARE(t.stepTime.average, 1000 / 1e9);
+}
+
+QTEST_GUILESS_MAIN(TestStepBreakdown)
+#include "tst_stepbreakdown.moc"

@@ -1,0 +1,274 @@
+#include "views/compare/comparecharts.h"
+
+#include "core/compare/tracecomparison.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracedesk::views {
+
+namespace {
+
+const QColor kColorA(0x3a, 0x7b, 0xd5);
+const QColor kColorB(0xe0, 0x7b, 0x2a);
+
+// A categorical palette for the step-time categories.
+QColor categoryColor(int i)
+{
+    static const QColor kColors[] = {
+        QColor(0x4e, 0x79, 0xa7), QColor(0x59, 0xa1, 0x4f), QColor(0x9c, 0x75, 0x5f),
+        QColor(0xe1, 0x57, 0x59), QColor(0xf2, 0x8e, 0x2b), QColor(0xed, 0xc9, 0x48),
+        QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2), QColor(0xff, 0x9d, 0xa7),
+        QColor(0xba, 0xb0, 0xac)};
+    return kColors[i % 10];
+}
+
+void replaceChart(QChartView *view, QChart *chart)
+{
+    QChart *old = view->chart();
+    view->setChart(chart);
+    delete old;
+}
+
+QChart *emptyChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->hide();
+    return chart;
+}
+
+} // namespace
+
+StepCompareChart::StepCompareChart(QWidget *parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(220);
+    clear();
+}
+
+void StepCompareChart::clear()
+{
+    m_labels.clear();
+    m_series.clear();
+    replaceChart(this, emptyChart(tr("Step time: no steps to compare")));
+}
+
+void StepCompareChart::setComparison(const core::compare::StepComparison &steps,
+                                     const QString &nameA, const QString &nameB)
+{
+    if (!steps.hasSteps()) {
+        clear();
+        return;
+    }
+    m_labels.clear();
+    m_series.clear();
+    // Bars: average A, average B, then A and B of the first pairs.
+    std::vector<std::vector<double>> columns;
+    m_labels << tr("avg A") << tr("avg B");
+    columns.push_back(steps.averageCategoryMsA);
+    columns.push_back(steps.averageCategoryMsB);
+    const int pairs = std::min(int(steps.pairs.size()), kMaxPairs);
+    for (int k = 0; k < pairs; ++k) {
+        const core::compare::StepPair &p = steps.pairs[size_t(k)];
+        m_labels << QStringLiteral("%1 A").arg(k + 1) << QStringLiteral("%1 B").arg(k + 1);
+        columns.push_back(p.categoriesA);
+        columns.push_back(p.categoriesB);
+    }
+    auto *series = new QStackedBarSeries;
+    for (size_t c = 0; c < steps.categories.size(); ++c) {
+        bool any = false;
+        for (const auto &col : columns)
+            any = any || (c < col.size() && col[c] > 0);
+        if (!any)
+            continue;
+        auto *set = new QBarSet(QString::fromStdString(steps.categories[c]));
+        set->setColor(categoryColor(int(c)));
+        for (const auto &col : columns)
+            *set << (c < col.size() ? col[c] : 0.0);
+        series->append(set);
+        m_series << set->label();
+    }
+    series->setBarWidth(0.8);
+    auto *chart = new QChart;
+    chart->addSeries(series);
+    chart->setTitle(tr("Step time by category (ms): A = %1, B = %2 (%3)")
+                        .arg(nameA, nameB,
+                             QString::fromStdString(
+                                 core::compare::formatPercent(steps.deltaPercent))));
+    auto *x = new QBarCategoryAxis;
+    x->append(m_labels);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("ms"));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    y->setMin(0);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    replaceChart(this, chart);
+}
+
+DurationHistogram::DurationHistogram(QWidget *parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(200);
+    clear();
+}
+
+void DurationHistogram::clear()
+{
+    m_op.clear();
+    m_a.clear();
+    m_b.clear();
+    m_countsA.clear();
+    m_countsB.clear();
+    replaceChart(this, emptyChart(tr("Select an op to see its durations in A and B")));
+}
+
+void DurationHistogram::setDurations(const QString &op, std::vector<core::TimePs> a,
+                                     std::vector<core::TimePs> b, const QString &nameA,
+                                     const QString &nameB)
+{
+    m_op = op;
+    m_a = std::move(a);
+    m_b = std::move(b);
+    m_nameA = nameA;
+    m_nameB = nameB;
+    rebuild();
+}
+
+void DurationHistogram::setLogAxes(bool log)
+{
+    if (log == m_log)
+        return;
+    m_log = log;
+    if (!m_op.isEmpty())
+        rebuild();
+}
+
+void DurationHistogram::rebuild()
+{
+    m_countsA.assign(kBins, 0);
+    m_countsB.assign(kBins, 0);
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const auto *v : {&m_a, &m_b}) {
+        for (core::TimePs d : *v) {
+            const double us = double(d) / 1e6;
+            if (m_log && us <= 0)
+                continue;
+            lo = any ? std::min(lo, us) : us;
+            hi = any ? std::max(hi, us) : us;
+            any = true;
+        }
+    }
+    if (!any) {
+        replaceChart(this, emptyChart(tr("%1: no occurrences").arg(m_op)));
+        return;
+    }
+    if (!m_log)
+        lo = 0;
+    if (hi <= lo)
+        hi = lo > 0 ? lo * 1.5 : 1.0;
+    if (m_log && hi / lo < 1.01) {
+        lo /= 1.2;
+        hi *= 1.2;
+    }
+    auto edge = [&](int i) {
+        const double f = double(i) / kBins;
+        return m_log ? lo * std::pow(hi / lo, f) : lo + (hi - lo) * f;
+    };
+    auto binOf = [&](double us) {
+        const double f = m_log ? std::log(us / lo) / std::log(hi / lo) : (us - lo) / (hi - lo);
+        return std::clamp(int(f * kBins), 0, kBins - 1);
+    };
+    for (core::TimePs d : m_a) {
+        if (!m_log || d > 0)
+            ++m_countsA[size_t(binOf(double(d) / 1e6))];
+    }
+    for (core::TimePs d : m_b) {
+        if (!m_log || d > 0)
+            ++m_countsB[size_t(binOf(double(d) / 1e6))];
+    }
+    const int maxCount = std::max(*std::max_element(m_countsA.begin(), m_countsA.end()),
+                                  *std::max_element(m_countsB.begin(), m_countsB.end()));
+    // Empty bins sit on the floor of a log axis, which cannot show zero.
+    const double floor = m_log ? 0.5 : 0.0;
+
+    auto *chart = new QChart;
+    chart->setTitle(tr("%1: durations of each occurrence (A: %2, B: %3)")
+                        .arg(m_op)
+                        .arg(m_a.size())
+                        .arg(m_b.size()));
+    QAbstractAxis *x = nullptr;
+    QAbstractAxis *y = nullptr;
+    if (m_log) {
+        auto *lx = new QLogValueAxis;
+        lx->setRange(lo, hi);
+        lx->setLabelFormat(QStringLiteral("%.3g"));
+        auto *ly = new QLogValueAxis;
+        ly->setRange(floor, std::max(2.0, maxCount * 1.5));
+        ly->setLabelFormat(QStringLiteral("%g"));
+        x = lx;
+        y = ly;
+    } else {
+        auto *vx = new QValueAxis;
+        vx->setRange(lo, hi);
+        vx->setLabelFormat(QStringLiteral("%.3g"));
+        auto *vy = new QValueAxis;
+        vy->setRange(0, std::max(1.0, maxCount * 1.1));
+        vy->setLabelFormat(QStringLiteral("%d"));
+        x = vx;
+        y = vy;
+    }
+    x->setTitleText(tr("duration (us)"));
+    y->setTitleText(tr("occurrences"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto addSide = [&](const std::vector<int> &counts, const QString &name, QColor color) {
+        auto *line = new QLineSeries;
+        line->append(edge(0), floor);
+        for (int i = 0; i < kBins; ++i) {
+            const double c = counts[size_t(i)] > 0 ? double(counts[size_t(i)]) : floor;
+            line->append(edge(i), c);
+            line->append(edge(i + 1), c);
+        }
+        line->append(edge(kBins), floor);
+        QPen pen(color);
+        pen.setWidthF(2.0);
+        if (m_log) {
+            line->setName(name);
+            line->setPen(pen);
+            chart->addSeries(line);
+            line->attachAxis(x);
+            line->attachAxis(y);
+            return;
+        }
+        auto *area = new QAreaSeries(line);
+        area->setName(name);
+        area->setPen(pen);
+        QColor fill = color;
+        fill.setAlpha(80);
+        area->setBrush(fill);
+        chart->addSeries(area);
+        area->attachAxis(x);
+        area->attachAxis(y);
+    };
+    addSide(m_countsA, tr("A: %1").arg(m_nameA), kColorA);
+    addSide(m_countsB, tr("B: %1").arg(m_nameB), kColorB);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    replaceChart(this, chart);
+}
+
+} // namespace tracedesk::views

@@ -1,0 +1,65 @@
+#pragma once
+
+// InputPipelinePanel: XProf's input pipeline analyzer. A summary (input-bound or not, by how
+// much), the device side (stacked step-time chart with the input share, step-time statistics),
+// the host side (input time by category) and the sortable input op statistics table. Clicking
+// an op row emits opActivated; clicking a step emits timeActivated with the step's start.
+
+#include "core/analysis/analysiscache.h"
+#include "core/analysis/inputpipeline.h"
+#include "views/timeline/backgroundjob.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace tracedesk::views {
+
+class AnalysisTableModel;
+class StepTimeChart;
+
+class InputPipelinePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit InputPipelinePanel(QWidget *parent = nullptr);
+    ~InputPipelinePanel() override;
+
+    void setAnalyses(core::analysis::AnalysisCachePtr cache);
+
+    bool isComputing() const { return m_computing; }
+    QString statusText() const;
+    QString summaryText() const;
+    QString deviceText() const;
+    AnalysisTableModel *hostModel() const { return m_host; }
+    AnalysisTableModel *opsModel() const { return m_ops; }
+    QSortFilterProxyModel *opsProxy() const { return m_proxy; }
+    QTableView *opsView() const { return m_table; }
+    StepTimeChart *stepChart() const { return m_chart; }
+
+signals:
+    void opActivated(const QString &name);
+    void timeActivated(core::TimePs t);
+    void computed();
+
+private:
+    void showResult();
+
+    core::analysis::AnalysisCachePtr m_cache;
+    std::shared_ptr<const core::analysis::InputPipelineAnalysis> m_result;
+    BackgroundJob m_job;
+    bool m_computing = false;
+    QLabel *m_status = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_device = nullptr;
+    StepTimeChart *m_chart = nullptr;
+    AnalysisTableModel *m_host = nullptr;
+    AnalysisTableModel *m_ops = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+};
+
+} // namespace tracedesk::views

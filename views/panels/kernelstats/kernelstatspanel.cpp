@@ -1,0 +1,148 @@
+#include "views/panels/kernelstats/kernelstatspanel.h"
+
+#include "views/panels/kernelstats/kernelstatsmodel.h"
+#include "views/panels/opstats/tablecsv.h"
+#include "views/timeline/timelinestate.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tracedesk::views {
+
+using namespace core::analysis;
+
+KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
+{
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by kernel or op name"));
+    m_filter->setClearButtonEnabled(true);
+    m_selectionOnly = new QCheckBox(tr("Selection only"), this);
+    m_selectionOnly->setToolTip(tr("Only kernels that start inside the timeline's selected area"));
+    m_selectionOnly->setEnabled(false);
+    m_export = new QPushButton(tr("Export CSV..."), this);
+    m_status = new QLabel(tr("No profile"), this);
+
+    m_model = new KernelStatsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(KernelStatsModel::kSortRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(-1);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(KernelStatsModel::TotalUs, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setDefaultSectionSize(90);
+    m_table->setColumnWidth(KernelStatsModel::Rank, 50);
+    m_table->setColumnWidth(KernelStatsModel::Kernel, 300);
+    m_table->setColumnWidth(KernelStatsModel::Op, 260);
+
+    m_empty = new QLabel(tr("This profile has no GPU kernels.\nKernel stats need GPU device "
+                            "planes with kernel launch details (kernel_details)."),
+                         this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_table);
+    m_stack->addWidget(m_empty);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_selectionOnly);
+    bar->addWidget(m_export);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_selectionOnly, &QCheckBox::toggled, this, &KernelStatsPanel::recompute);
+    connect(m_export, &QPushButton::clicked, this,
+            [this] { exportTableCsv(this, *m_proxy, QStringLiteral("kernel_stats.csv")); });
+    auto activate = [this](const QModelIndex &index) {
+        const QString name = index.data(KernelStatsModel::kOpNameRole).toString();
+        if (!name.isEmpty())
+            emit opActivated(name);
+    };
+    connect(m_table, &QTableView::clicked, this, activate);
+    connect(m_table, &QTableView::activated, this, activate);
+}
+
+KernelStatsPanel::~KernelStatsPanel() = default;
+
+void KernelStatsPanel::setAnalyses(AnalysisCachePtr cache)
+{
+    m_cache = std::move(cache);
+    recompute();
+}
+
+void KernelStatsPanel::setTimelineState(TimelineState *state)
+{
+    if (m_state)
+        disconnect(m_state, nullptr, this, nullptr);
+    m_state = state;
+    m_selectionOnly->setEnabled(state != nullptr);
+    if (state) {
+        connect(state, &TimelineState::selectionChanged, this, [this] {
+            if (m_selectionOnly->isChecked())
+                recompute();
+        });
+    }
+}
+
+QString KernelStatsPanel::statusText() const
+{
+    return m_status->text();
+}
+
+bool KernelStatsPanel::showsEmptyMessage() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void KernelStatsPanel::recompute()
+{
+    m_job.stop();
+    m_model->setReports({});
+    m_stack->setCurrentWidget(m_table);
+    if (!m_cache) {
+        m_computing = false;
+        m_status->setText(tr("No profile"));
+        return;
+    }
+    std::optional<core::analysis::TimeRange> range;
+    if (m_selectionOnly->isChecked() && m_state && m_state->area().valid())
+        range = core::analysis::TimeRange{m_state->area().time.t0, m_state->area().time.t1};
+    m_computing = true;
+    m_status->setText(tr("Computing..."));
+    AnalysisCachePtr cache = m_cache;
+    m_job.run<KernelStatsDb>(
+        this,
+        [cache, range]() -> KernelStatsDb {
+            return range ? kernelStats(cache->trace(), range) : opStats(*cache)->kernelStats;
+        },
+        [this](KernelStatsDb db) {
+            m_computing = false;
+            const size_t n = db.reports.size();
+            m_model->setReports(std::move(db.reports));
+            m_stack->setCurrentWidget(n == 0 ? static_cast<QWidget *>(m_empty) : m_table);
+            m_export->setEnabled(n > 0);
+            m_status->setText(n == 0 ? tr("No GPU kernels") : tr("%1 kernel rows").arg(n));
+            emit computed();
+        });
+}
+
+} // namespace tracedesk::views

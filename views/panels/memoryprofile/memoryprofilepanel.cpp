@@ -1,0 +1,375 @@
+#include "views/panels/memoryprofile/memoryprofilepanel.h"
+
+#include "views/panels/memoryprofile/memorybreakdownmodel.h"
+#include "views/panels/opstats/tablecsv.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace tracedesk::views {
+
+using namespace core::analysis;
+
+namespace {
+
+double gib(int64_t bytes) { return double(bytes) / double(1ll << 30); }
+double toMs(core::TimePs t) { return double(t) / 1e9; }
+QString gibText(int64_t bytes) { return QString::number(gib(bytes), 'f', 3) + QStringLiteral(" GiB"); }
+
+const char *activityName(MemoryActivity a)
+{
+    switch (a) {
+    case MemoryActivity::Allocation: return "Allocation";
+    case MemoryActivity::Deallocation: return "Deallocation";
+    case MemoryActivity::Reservation: return "Reservation";
+    case MemoryActivity::Expansion: return "Expansion";
+    default: return "Unknown";
+    }
+}
+
+} // namespace
+
+MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
+{
+    m_host = new QComboBox(this);
+    m_memoryId = new QComboBox(this);
+    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_memoryId->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_status = new QLabel(tr("No profile"), this);
+    m_cards = new QLabel(this);
+    m_cards->setTextFormat(Qt::RichText);
+    m_hover = new QLabel(tr("Hover the chart to see an allocation event; click to show that "
+                            "time on the timeline."), this);
+    m_hover->setWordWrap(true);
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_chart = new QChart;
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(240);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by op name"));
+    m_filter->setClearButtonEnabled(true);
+    m_export = new QPushButton(tr("Export CSV..."), this);
+    m_model = new MemoryBreakdownModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(MemoryBreakdownModel::kSortRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(MemoryBreakdownModel::OpName);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(MemoryBreakdownModel::AllocationGiB, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setColumnWidth(MemoryBreakdownModel::OpName, 360);
+    m_table->setColumnWidth(MemoryBreakdownModel::AllocationGiB, 150);
+    m_table->setColumnWidth(MemoryBreakdownModel::RequestedGiB, 150);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Host:"), this));
+    top->addWidget(m_host);
+    top->addWidget(new QLabel(tr("Memory ID:"), this));
+    top->addWidget(m_memoryId);
+    top->addWidget(m_status, 1);
+
+    auto *tableBox = new QWidget(this);
+    auto *tableBar = new QHBoxLayout;
+    tableBar->addWidget(new QLabel(tr("Memory breakdown at the peak"), tableBox), 1);
+    tableBar->addWidget(m_filter, 1);
+    tableBar->addWidget(m_export);
+    auto *tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addLayout(tableBar);
+    tableLayout->addWidget(m_table, 1);
+
+    auto *content = new QWidget(this);
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addWidget(m_cards);
+    auto *split = new QSplitter(Qt::Vertical, content);
+    auto *chartBox = new QWidget(split);
+    auto *chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_chartView, 1);
+    chartLayout->addWidget(m_hover);
+    split->addWidget(chartBox);
+    split->addWidget(tableBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    contentLayout->addWidget(split, 1);
+
+    m_empty = new QLabel(tr("This profile has no allocator events.\nThe memory profile needs "
+                            "MemoryAllocation / MemoryDeallocation events on /host:CPU\n"
+                            "(captured with host_tracer_level 2 or higher)."), this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(content);
+    m_stack->addWidget(m_empty);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_export, &QPushButton::clicked, this,
+            [this] { exportTableCsv(this, *m_proxy, QStringLiteral("memory_breakdown.csv")); });
+    connect(m_host, &QComboBox::currentIndexChanged, this, [this] { fillMemoryIds(); });
+    connect(m_memoryId, &QComboBox::currentIndexChanged, this, [this] { showProfile(); });
+    auto activate = [this](const QModelIndex &index) {
+        const QString name = index.data(MemoryBreakdownModel::kOpNameRole).toString();
+        if (!name.isEmpty())
+            emit opActivated(name);
+    };
+    connect(m_table, &QTableView::activated, this, activate);
+    connect(m_table, &QTableView::clicked, this, activate);
+}
+
+MemoryProfilePanel::~MemoryProfilePanel() = default;
+
+void MemoryProfilePanel::setAnalyses(AnalysisCachePtr cache)
+{
+    m_cache = std::move(cache);
+    recompute();
+}
+
+QString MemoryProfilePanel::statusText() const { return m_status->text(); }
+QString MemoryProfilePanel::hoverText() const { return m_hover->text(); }
+QString MemoryProfilePanel::summaryText() const { return m_cards->text(); }
+
+const AllocatorProfile *MemoryProfilePanel::currentProfile() const
+{
+    if (!m_set)
+        return nullptr;
+    return m_set->find(m_host->currentText().toStdString(), m_memoryId->currentText().toStdString());
+}
+
+void MemoryProfilePanel::recompute()
+{
+    m_job.stop();
+    m_set.reset();
+    m_model->setRows({});
+    m_chart->removeAllSeries();
+    if (!m_cache) {
+        m_computing = false;
+        m_status->setText(tr("No profile"));
+        fillHosts();
+        return;
+    }
+    m_computing = true;
+    m_status->setText(tr("Computing..."));
+    m_origin = 0;
+    AnalysisCachePtr cache = m_cache;
+    m_job.run<std::shared_ptr<const MemoryProfileSet>>(
+        this, [cache] { return memoryProfiles(*cache); },
+        [this](std::shared_ptr<const MemoryProfileSet> set) {
+            m_computing = false;
+            m_set = std::move(set);
+            m_status->setText(m_set->profiles.empty()
+                                  ? tr("No allocator events")
+                                  : tr("%1 allocator(s)").arg(m_set->profiles.size()));
+            fillHosts();
+            emit computed();
+        });
+}
+
+void MemoryProfilePanel::fillHosts()
+{
+    const QSignalBlocker block(m_host);
+    m_host->clear();
+    if (m_set) {
+        for (const std::string &h : m_set->hosts())
+            m_host->addItem(QString::fromStdString(h));
+    }
+    m_stack->setCurrentWidget(m_set && m_set->profiles.empty() ? static_cast<QWidget *>(m_empty)
+                                                                : m_stack->widget(0));
+    fillMemoryIds();
+}
+
+void MemoryProfilePanel::fillMemoryIds()
+{
+    const QSignalBlocker block(m_memoryId);
+    m_memoryId->clear();
+    if (m_set) {
+        for (const std::string &id : m_set->memoryIds(m_host->currentText().toStdString()))
+            m_memoryId->addItem(QString::fromStdString(id));
+    }
+    showProfile();
+}
+
+void MemoryProfilePanel::showProfile()
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis *axis : m_chart->axes())
+        m_chart->removeAxis(axis), delete axis;
+    const AllocatorProfile *p = currentProfile();
+    m_model->setRows(p ? p->breakdown : std::vector<MemoryBreakdownRow>{});
+    m_export->setEnabled(p && !p->breakdown.empty());
+    if (!p) {
+        m_cards->clear();
+        return;
+    }
+    const MemoryProfileSummary &s = p->summary;
+    const auto card = [](const QString &title, const QString &value) {
+        return QStringLiteral("<td style='padding:2px 14px 2px 0'><small>%1</small><br><b>%2</b></td>")
+            .arg(title.toHtmlEscaped(), value.toHtmlEscaped());
+    };
+    m_cards->setText(
+        QStringLiteral("<table><tr>") + card(tr("Allocations"), QString::number(s.allocations))
+        + card(tr("Deallocations"), QString::number(s.deallocations))
+        + card(tr("Memory capacity"), gibText(s.capacity))
+        + card(tr("Peak usage (lifetime)"), gibText(s.peakBytesLifetime))
+        + card(tr("Peak usage (window)"), gibText(s.peakBytesInWindow))
+        + card(tr("Time of peak"), QString::number(toMs(s.peakTime), 'f', 3) + QStringLiteral(" ms"))
+        + QStringLiteral("</tr><tr>")
+        + card(tr("Stack reservation"), gibText(s.peakStats.stackReservedBytes))
+        + card(tr("Heap allocation"), gibText(s.peakStats.heapAllocatedBytes))
+        + card(tr("Free memory"), gibText(s.peakStats.freeMemoryBytes))
+        + card(tr("Fragmentation at peak"),
+               QString::number(100 * s.peakStats.fragmentation, 'f', 1) + QStringLiteral(" %"))
+        + QStringLiteral("</tr></table>"));
+
+    auto line = [](const QString &name) {
+        auto *l = new QLineSeries;
+        l->setName(name);
+        return l;
+    };
+    QLineSeries *stackTop = line({}), *heapLow = line({}), *heapTop = line({}),
+                *freeLow = line({}), *freeTop = line({});
+    auto *frag = line(tr("Fragmentation (%)"));
+    double maxGiB = 0;
+    for (uint32_t i : p->timeline) {
+        const MemorySnapshot &snap = p->snapshots[i];
+        const double x = toMs(snap.time);
+        const double stack = gib(snap.stats.stackReservedBytes);
+        const double heap = stack + gib(snap.stats.heapAllocatedBytes);
+        const double free = heap + gib(snap.stats.freeMemoryBytes);
+        stackTop->append(x, stack);
+        heapLow->append(x, stack);
+        heapTop->append(x, heap);
+        freeLow->append(x, heap);
+        freeTop->append(x, free);
+        frag->append(x, 100 * snap.stats.fragmentation);
+        maxGiB = std::max(maxGiB, free);
+    }
+    auto area = [&](QLineSeries *upper, QLineSeries *lower, const QString &name, QColor color) {
+        auto *a = new QAreaSeries(upper, lower);
+        a->setName(name);
+        color.setAlpha(170);
+        a->setBrush(color);
+        a->setPen(QPen(color.darker(130), 1));
+        m_chart->addSeries(a);
+        connect(a, &QAreaSeries::hovered, this, [this](const QPointF &pt, bool state) {
+            if (state)
+                hoverAt(pt.x());
+        });
+        connect(a, &QAreaSeries::clicked, this, [this](const QPointF &pt) { clickAt(pt.x()); });
+        return a;
+    };
+    QList<QAbstractSeries *> series = {area(stackTop, nullptr, tr("Stack (GiB)"), QColor(0xf4, 0x8f, 0x3a)),
+                                       area(heapTop, heapLow, tr("Heap (GiB)"), QColor(0x42, 0x85, 0xf4)),
+                                       area(freeTop, freeLow, tr("Free (GiB)"), QColor(0x9e, 0xd6, 0x8c))};
+    frag->setPen(QPen(QColor(0xc6, 0x28, 0x28), 1.5));
+    m_chart->addSeries(frag);
+    connect(frag, &QLineSeries::hovered, this, [this](const QPointF &pt, bool state) {
+        if (state)
+            hoverAt(pt.x());
+    });
+    connect(frag, &QLineSeries::clicked, this, [this](const QPointF &pt) { clickAt(pt.x()); });
+
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("Time (ms)"));
+    x->setLabelFormat(QStringLiteral("%.1f"));
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("Memory (GiB)"));
+    y->setRange(0, std::max(maxGiB * 1.05, 1e-6));
+    y->setLabelFormat(QStringLiteral("%.2f"));
+    auto *y2 = new QValueAxis;
+    y2->setTitleText(tr("Fragmentation (%)"));
+    y2->setRange(0, 100);
+    y2->setLabelFormat(QStringLiteral("%d"));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    m_chart->addAxis(y2, Qt::AlignRight);
+    if (!p->timeline.empty())
+        x->setRange(toMs(p->snapshots[p->timeline.front()].time),
+                    std::max(toMs(p->snapshots[p->timeline.back()].time),
+                             toMs(p->snapshots[p->timeline.front()].time) + 1e-6));
+    for (QAbstractSeries *a : series) {
+        a->attachAxis(x);
+        a->attachAxis(y);
+    }
+    frag->attachAxis(x);
+    frag->attachAxis(y2);
+    m_chart->setTitle(tr("%1 on %2").arg(m_memoryId->currentText(), m_host->currentText()));
+}
+
+int MemoryProfilePanel::nearestTimelinePoint(double ms) const
+{
+    const AllocatorProfile *p = currentProfile();
+    if (!p || p->timeline.empty())
+        return -1;
+    int best = 0;
+    double bestDistance = -1;
+    for (size_t k = 0; k < p->timeline.size(); ++k) {
+        const double d = std::abs(toMs(p->snapshots[p->timeline[k]].time) - ms);
+        if (bestDistance < 0 || d < bestDistance) {
+            bestDistance = d;
+            best = int(k);
+        }
+    }
+    return int(p->timeline[size_t(best)]);
+}
+
+void MemoryProfilePanel::hoverAt(double ms)
+{
+    const int i = nearestTimelinePoint(ms);
+    if (i < 0)
+        return;
+    const MemorySnapshot &s = currentProfile()->snapshots[size_t(i)];
+    const QString text =
+        tr("%1 at %2 ms, step %3: %4 | region %5 | %6 %7 | requested %8, allocated %9 | "
+           "in use %10 (stack %11, heap %12), free %13, fragmentation %14 %")
+            .arg(QString::fromLatin1(activityName(s.activity)))
+            .arg(toMs(s.time), 0, 'f', 3)
+            .arg(s.stepId)
+            .arg(s.opName.empty() ? tr("(no op)") : QString::fromStdString(s.opName))
+            .arg(QString::fromStdString(s.regionType), QString::fromStdString(s.dataType),
+                 QString::fromStdString(s.shape))
+            .arg(gibText(s.requestedBytes), gibText(s.allocationBytes), gibText(s.stats.inUse()),
+                 gibText(s.stats.stackReservedBytes), gibText(s.stats.heapAllocatedBytes),
+                 gibText(s.stats.freeMemoryBytes))
+            .arg(100 * s.stats.fragmentation, 0, 'f', 1);
+    m_hover->setText(text);
+    if (isVisible())
+        QToolTip::showText(QCursor::pos(), text.split(QStringLiteral(" | ")).join('\n'), m_chartView);
+}
+
+void MemoryProfilePanel::clickAt(double ms)
+{
+    const int i = nearestTimelinePoint(ms);
+    if (i >= 0)
+        emit timeActivated(currentProfile()->snapshots[size_t(i)].time);
+}
+
+} // namespace tracedesk::views

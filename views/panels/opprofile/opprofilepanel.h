@@ -1,0 +1,74 @@
+#pragma once
+
+// OpProfilePanel: the device op profile as a tree (by program, by category or by framework op),
+// sortable by time or time wasted, top-N children, IDLE on/off, FLOPS utilisation coloured from
+// red to green, and a details card for the selected row. Computes through the AnalysisCache on a
+// worker; "Selection only" rebuilds from the timeline area's time range.
+
+#include "core/analysis/analysiscache.h"
+#include "core/analysis/opprofile.h"
+#include "views/timeline/backgroundjob.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTextBrowser;
+class QTreeView;
+
+namespace tracedesk::views {
+
+class OpProfileModel;
+class TimelineState;
+
+class OpProfilePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit OpProfilePanel(QWidget *parent = nullptr);
+    ~OpProfilePanel() override;
+
+    void setAnalyses(core::analysis::AnalysisCachePtr cache);
+    void setTimelineState(TimelineState *state);
+
+    QTreeView *treeView() const { return m_tree; }
+    QSortFilterProxyModel *proxyModel() const { return m_proxy; }
+    OpProfileModel *model() const { return m_model; }
+    QString statusText() const;
+    QString detailsText() const;
+    bool isComputing() const { return m_computing; }
+    void setGrouping(core::analysis::OpProfileGrouping grouping);
+
+signals:
+    void opActivated(const QString &name);
+    void computed();
+
+private:
+    void recompute();
+    void showDetails(const QModelIndex &index);
+
+    core::analysis::AnalysisCachePtr m_cache;
+    QPointer<TimelineState> m_state;
+    BackgroundJob m_job;
+    bool m_computing = false;
+
+    QComboBox *m_grouping = nullptr;
+    QComboBox *m_sort = nullptr;
+    QSpinBox *m_top = nullptr;
+    QCheckBox *m_idle = nullptr;
+    QCheckBox *m_selectionOnly = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QLabel *m_status = nullptr;
+    QTreeView *m_tree = nullptr;
+    QTextBrowser *m_details = nullptr;
+    OpProfileModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+};
+
+} // namespace tracedesk::views

@@ -1,0 +1,89 @@
+#include "views/panels/overview/steptimechart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QLegend>
+#include <QStackedBarSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace tracedesk::views {
+
+StepTimeChart::StepTimeChart(QWidget *parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(240);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+}
+
+QString StepTimeChart::hoverText(int step) const
+{
+    if (step < 0 || step >= m_labels.size())
+        return {};
+    QString text = tr("Step %1").arg(m_labels[step]);
+    double total = 0;
+    for (size_t c = 0; c < m_values.size(); ++c) {
+        const double v = m_values[c][size_t(step)];
+        total += v;
+        if (v > 0)
+            text += QStringLiteral("\n%1: %2 ms").arg(m_categories[int(c)]).arg(v, 0, 'f', 3);
+    }
+    return text + tr("\nTotal: %1 ms").arg(total, 0, 'f', 3);
+}
+
+void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels,
+                             const QStringList &categories,
+                             const std::vector<std::vector<double>> &values)
+{
+    m_labels = stepLabels;
+    m_categories = categories;
+    m_values = values;
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto *series = new QStackedBarSeries;
+    double maxTotal = 0;
+    std::vector<double> totals(size_t(stepLabels.size()), 0.0);
+    for (int c = 0; c < categories.size(); ++c) {
+        const auto &column = values[size_t(c)];
+        if (std::all_of(column.begin(), column.end(), [](double v) { return v <= 0; }))
+            continue;   // empty categories only clutter the legend
+        auto *set = new QBarSet(categories[c]);
+        for (size_t s = 0; s < column.size(); ++s) {
+            *set << column[s];
+            totals[s] += column[s];
+        }
+        series->append(set);
+    }
+    for (double t : totals)
+        maxTotal = std::max(maxTotal, t);
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(stepLabels);
+    x->setTitleText(tr("Step"));
+    if (stepLabels.size() > 40)
+        x->setLabelsVisible(false);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("Milliseconds"));
+    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    connect(series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet *) {
+        if (on)
+            QToolTip::showText(QCursor::pos(), hoverText(index), this);
+        else
+            QToolTip::hideText();
+    });
+    connect(series, &QStackedBarSeries::clicked, this,
+            [this](int index, QBarSet *) { emit stepClicked(index); });
+    QChart *old = this->chart();
+    setChart(chart);
+    delete old;
+}
+
+} // namespace tracedesk::views

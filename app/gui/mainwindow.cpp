@@ -2,8 +2,11 @@
 
 #include "app/gui/aboutbox.h"
 #include "app/gui/analysisdocks.h"
+#include "app/gui/comparecontroller.h"
 
+#include "views/capture/capturedialog.h"
 #include "views/common/appicon.h"
+#include "views/compare/dropchoiceoverlay.h"
 #include "views/common/placeholderpanel.h"
 #include "views/common/tracesummary.h"
 #include "views/timeline/detailspane.h"
@@ -84,6 +87,10 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     m_analysis = new AnalysisDocks(this, m_timeline);
+    m_compare = new CompareController(this, m_central);
+    connect(m_compare, &CompareController::failed, this, &MainWindow::showError);
+    m_dropOverlay = new views::DropChoiceOverlay(this);
+    m_dropOverlay->hide();
     createMenus();
     restoreWindowState();
     updateTitle();
@@ -108,6 +115,11 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("RecentMenu"));
     rebuildRecentMenu();
+    QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareFileDialog);
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    QAction *capture = file->addAction(tr("&Capture from Profiler Server…"), this,
+                                       &MainWindow::openCaptureDialog);
+    capture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     file->addSeparator();
     QAction *newWindow = file->addAction(tr("&New Window"), this, [] { openInNewWindow({}); });
     newWindow->setShortcut(QKeySequence::New);
@@ -217,7 +229,37 @@ void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
         m_central->setCurrentWidget(m_timeline);
     m_statusLabel->setText(views::traceStatusText(*m_trace));
     updateTitle();
+    m_compare->onTraceShown();
     emit traceShown(displayName);
+}
+
+void MainWindow::compareWith(const QString &path)
+{
+    m_compare->compareWith(path);
+}
+
+void MainWindow::compareFileDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare With Profile"),
+                                                      QString(), tr(kOpenFilter));
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+void MainWindow::openCaptureDialog()
+{
+    auto *dialog = new views::CaptureDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Used until the user picks a logdir (the dialog remembers the last one).
+    dialog->setDefaultLogdir(QDir::home().filePath(QStringLiteral("profiles")));
+    connect(dialog, &views::CaptureDialog::captureSaved, this, [this](const QString &runDir) {
+        // Never replace what this window shows: a capture opens here only when it is empty.
+        if (m_trace || m_loads->isLoading())
+            openInNewWindow(runDir);
+        else
+            openPath(runDir);
+    });
+    dialog->open();
 }
 
 QString MainWindow::statusText() const
@@ -409,10 +451,29 @@ void MainWindow::restoreWindowState()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!firstLocalPath(event->mimeData()).isEmpty())
-        event->acceptProposedAction();
-    else
+    if (firstLocalPath(event->mimeData()).isEmpty()) {
         event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    // With a profile on show, the drop position chooses: open instead, or compare with it.
+    if (m_trace) {
+        m_dropOverlay->setCurrentName(m_displayName);
+        m_dropOverlay->showFor(event->position().toPoint());
+    }
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (m_dropOverlay->isVisible())
+        m_dropOverlay->updateHover(event->position().toPoint());
+    event->acceptProposedAction();
+}
+
+void MainWindow::dragLeaveEvent(QDragLeaveEvent *event)
+{
+    m_dropOverlay->hide();
+    QMainWindow::dragLeaveEvent(event);
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
@@ -423,7 +484,14 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     }
     event->acceptProposedAction();
-    openPath(path);
+    const bool choosing = m_dropOverlay->isVisible();
+    const auto choice = choosing ? m_dropOverlay->choiceAt(event->position().toPoint())
+                                 : views::DropChoiceOverlay::Choice::Open;
+    m_dropOverlay->hide();
+    if (choice == views::DropChoiceOverlay::Choice::Compare)
+        compareWith(path);
+    else if (choice == views::DropChoiceOverlay::Choice::Open)
+        openPath(path);
 }
 
 } // namespace tracedesk::app

@@ -20,6 +20,7 @@ class QTreeView;
 
 namespace tracedesk::views {
 class DetailsPane;
+class DropChoiceOverlay;
 class PlaceholderPanel;
 class TimelineWidget;
 class TrackTreeModel;
@@ -28,6 +29,7 @@ class TrackTreeModel;
 namespace tracedesk::app {
 
 class AnalysisDocks;
+class CompareController;
 
 class MainWindow : public QMainWindow
 {
@@ -45,6 +47,8 @@ public:
     // A new window (deleted when closed) that loads `path` when it is not empty. Opening a
     // second profile this way never replaces what another window shows.
     static MainWindow *openInNewWindow(const QString &path);
+    // Loads `path` as the second profile and shows both side by side (see CompareController).
+    void compareWith(const QString &path);
     // Shows an already built trace (also what a finished load ends in).
     void showTrace(core::TracePtr trace, const QString &displayName);
     // Replaces the central widget (by default a stack of the placeholder and the timeline,
@@ -71,6 +75,8 @@ public:
     views::DetailsPane *detailsPane() const { return m_details; }
     QDockWidget *detailsDock() const { return m_detailsDock; }
     AnalysisDocks *analysisDocks() const { return m_analysis; }
+    CompareController *compareController() const { return m_compare; }
+    views::DropChoiceOverlay *dropOverlay() const { return m_dropOverlay; }
     QProgressDialog *progressDialog() const { return m_progress; }
 
 signals:
@@ -82,6 +88,8 @@ signals:
 public slots:
     void openFileDialog();
     void openFolderDialog();
+    void compareFileDialog();
+    void openCaptureDialog();
     void cancelLoad();
     void clearRecentFiles();
     // Grabs the window into the armed screenshot path now (see setScreenshotOnLoad()).
@@ -90,6 +98,8 @@ public slots:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
@@ -111,6 +121,8 @@ private:
 
     LoadController *m_loads = nullptr;
     AnalysisDocks *m_analysis = nullptr;
+    CompareController *m_compare = nullptr;
+    views::DropChoiceOverlay *m_dropOverlay = nullptr;
     views::TrackTreeModel *m_trackModel = nullptr;
     QTreeView *m_trackView = nullptr;
     QDockWidget *m_tracksDock = nullptr;

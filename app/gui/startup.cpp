@@ -23,6 +23,13 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                                     "and quit."),
         QStringLiteral("FILE"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption compareOption(
+        QStringLiteral("compare"),
+        QCoreApplication::translate("tracedesk",
+                                    "Compare the first FILE|DIR (A) with this profile (B), side "
+                                    "by side."),
+        QStringLiteral("B"));
+    parser.addOption(compareOption);
     parser.addPositionalArgument(
         QStringLiteral("paths"),
         QCoreApplication::translate("tracedesk",
@@ -49,6 +56,14 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     }
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshotOption);
+    options.comparePath = parser.value(compareOption);
+    if (!options.comparePath.isEmpty() && options.paths.size() != 1) {
+        options.exitNow = true;
+        options.exitCode = 2;
+        options.message = QCoreApplication::translate(
+            "tracedesk", "--compare B needs exactly one FILE or DIR to compare it with.\n");
+        return options;
+    }
     if (!options.screenshotPath.isEmpty() && options.paths.size() > 1) {
         options.exitNow = true;
         options.exitCode = 2;
@@ -66,6 +81,9 @@ void applyStartupOptions(MainWindow &window, const StartupOptions &options)
         window.setInteractiveErrors(false);
         window.setScreenshotOnLoad(options.screenshotPath);
     }
+    // A and B load at the same time, each with its own progress.
+    if (!options.comparePath.isEmpty())
+        window.compareWith(options.comparePath);
     for (qsizetype i = 0; i < options.paths.size(); ++i) {
         if (i == 0)
             window.openPath(options.paths[i]);

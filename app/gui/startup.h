@@ -13,6 +13,7 @@ class MainWindow;
 struct StartupOptions
 {
     QStringList paths;        // files or folders to open, one window each
+    QString comparePath;      // --compare B: compared with the first path
     QString screenshotPath;   // grab the window there after the load, then quit
     bool exitNow = false;     // --help / --version / a usage error was handled
     int exitCode = 0;

@@ -1,5 +1,7 @@
 #include "app/gui/analysisdocks.h"
 
+#include "core/analysis/opmetrics.h"
+#include "core/query/search.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
@@ -82,8 +84,21 @@ QWidget *AnalysisDocks::panel(const QString &dockName) const
 
 void AnalysisDocks::showOp(const QString &name)
 {
-    if (!name.isEmpty())
-        m_timeline->showOpOccurrences(name);
+    if (name.isEmpty())
+        return;
+    // A framework op on a device often appears on the events only through the HLO ops it was
+    // compiled into (its name lives in the HLO metadata): look those up in the device op
+    // metrics when they are already computed (never compute them on the GUI thread).
+    QStringList alsoOps;
+    if (m_cache && m_cache->has<core::analysis::OpStats>()) {
+        const auto stats = core::analysis::opStats(*m_cache);
+        const std::string op = name.toStdString();
+        for (const core::analysis::OpMetrics &m : stats->device.metrics) {
+            if (m.name != op && core::matchesOp(m.provenance, op))
+                alsoOps << QString::fromStdString(m.name);
+        }
+    }
+    m_timeline->showOpOccurrences(name, alsoOps);
 }
 
 void AnalysisDocks::showTime(core::TimePs t)

@@ -141,6 +141,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
 
     KernelStatsDb out;
     out.reports.reserve(rows.size());
+    std::unordered_map<uint32_t, bool> tensorCoreByKind;
     for (auto &[key, r] : rows) {
         const KernelLaunchParams &p = params[key.details];
         r.name = std::string(trace.string(trace.kinds[key.kind].name));
@@ -152,7 +153,10 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
         std::copy(p.block, p.block + 3, r.blockDim);
         std::copy(p.grid, p.grid + 3, r.gridDim);
         r.occupancyPct = p.occupancyPct;
-        r.isKernelUsingTensorCore = isKernelUsingTensorCore(r.name);
+        auto [tc, added] = tensorCoreByKind.try_emplace(key.kind, false);
+        if (added)
+            tc->second = isKernelUsingTensorCore(r.name);
+        r.isKernelUsingTensorCore = tc->second;
         r.isOpTensorCoreEligible = isOpTensorCoreEligible(r.opName);
         out.reports.push_back(std::move(r));
     }

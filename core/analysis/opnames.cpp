@@ -186,12 +186,16 @@ KernelLaunchParams parseKernelDetails(std::string_view details)
 bool isKernelUsingTensorCore(std::string_view kernelName)
 {
     // Instruction-shape tags of NVIDIA tensor-core kernels (cuBLAS / cuDNN / CUTLASS naming)
-    // and AMD matrix-core (MFMA) tile tags.
+    // and AMD matrix-core (MFMA) tile tags, matched case-insensitively.
     static constexpr std::array<std::string_view, 16> kPatterns = {
         "h884", "h1688", "h16816", "s884", "s1688", "s16816", "i8816", "i16832", "hmma", "imma",
-        "xmma", "wmma", "tensorop", "16x8x16", "_MI16x16", "_MI32x32"};
-    return std::any_of(kPatterns.begin(), kPatterns.end(),
-                       [&](std::string_view p) { return containsNoCase(kernelName, p); });
+        "xmma", "wmma", "tensorop", "16x8x16", "_mi16x16", "_mi32x32"};
+    std::string lower(kernelName);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return std::any_of(kPatterns.begin(), kPatterns.end(), [&](std::string_view p) {
+        return lower.find(p) != std::string::npos;
+    });
 }
 
 bool isOpTensorCoreEligible(std::string_view opName)

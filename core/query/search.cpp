@@ -269,8 +269,13 @@ Result<SearchResult> searchSlices(const Trace &trace, std::string_view query,
     std::vector<uint8_t> strings;   // op mode: per StringId, names the op
     if (opMode) {
         strings.assign(trace.strings.size(), 0);
-        for (size_t id = 0; id < strings.size(); ++id)
-            strings[id] = matchesOp(trace.strings.view(StringId(id)), query);
+        for (size_t id = 0; id < strings.size(); ++id) {
+            const std::string_view name = trace.strings.view(StringId(id));
+            bool match = matchesOp(name, query);
+            for (size_t a = 0; !match && a < options.alsoOps.size(); ++a)
+                match = matchesOp(name, options.alsoOps[a]);
+            strings[id] = match;
+        }
         auto named = [&](int64_t id) {
             return id >= 0 && size_t(id) < strings.size() && strings[size_t(id)];
         };

@@ -18,6 +18,7 @@
 #include "core/model/trace.h"
 
 #include <atomic>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,9 @@ enum class SearchMode : uint8_t {
 struct SearchOptions
 {
     SearchMode mode = SearchMode::Substring;
+    // Op mode: further op names whose slices count as the query's (e.g. the HLO ops a
+    // framework op was compiled into, when only the HLO names appear on the events).
+    std::vector<std::string> alsoOps;
     size_t cap = 1'000'000;                      // most refs returned
     unsigned threads = 0;                        // 0: hardware concurrency
     const std::atomic<bool> *cancel = nullptr;   // set to true to stop early

@@ -6,6 +6,10 @@
 
 #include "xplane.pb.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
 #include <filesystem>
@@ -48,6 +52,7 @@ class TestFrameworkOpStats : public QObject
 private slots:
     void rollsUpDeviceOps();
     void realGpuFixture();
+    void cliJson();
 };
 
 void TestFrameworkOpStats::rollsUpDeviceOps()
@@ -156,6 +161,41 @@ void TestFrameworkOpStats::realGpuFixture()
     QVERIFY(std::none_of(t.rows.begin(), t.rows.end(),
                          [](const FrameworkOpStatsRow &r) { return r.name == "IDLE"; }));
     QCOMPARE(stats->deviceType, std::string("Nvidia GPU (Volta)"));
+}
+
+void TestFrameworkOpStats::cliJson()
+{
+    const QString path = QString::fromLatin1(TRACEDESK_SHARED_FIXTURES)
+                         + "/xspace/xprof_GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+    if (!QFile::exists(path))
+        QSKIP("shared GPU fixture not present");
+    auto trace = loadTrace(path.toStdString());
+    QVERIFY(trace);
+    AnalysisCache cache(trace.value());
+    const auto stats = frameworkOpStats(cache);
+    QProcess cli;
+    cli.start(TRACEDESK_CLI, {"op-stats", path, "--json", "--no-idle"});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const QJsonArray rows = doc["rows"].toArray();
+    QCOMPARE(rows.size(), qsizetype(stats->withoutIdle.rows.size()));
+    const QJsonObject first = rows.first().toObject();
+    QCOMPARE(first["op_name"].toString().toStdString(), stats->withoutIdle.rows[0].name);
+    QCOMPARE(first["host_or_device"].toString(), QString("Device"));
+    QCOMPARE(first["total_self_time_us"].toDouble(), stats->withoutIdle.rows[0].totalSelfTimeUs);
+    QCOMPARE(doc["device_type"].toString(), QString("Nvidia GPU (Volta)"));
+
+    QProcess text;
+    text.start(TRACEDESK_CLI, {"op-stats", path});
+    QVERIFY(text.waitForFinished(120000));
+    QCOMPARE(text.exitCode(), 0);
+    QVERIFY(text.readAllStandardOutput().contains("IDLE"));
+
+    QProcess bad;
+    bad.start(TRACEDESK_CLI, {"op-stats"});
+    QVERIFY(bad.waitForFinished(120000));
+    QCOMPARE(bad.exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestFrameworkOpStats)

@@ -8,6 +8,10 @@
 
 #include "xplane.pb.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
 #include <filesystem>
@@ -28,6 +32,7 @@ private slots:
     void groupsTinyTrace();
     void realGpuFixture();
     void noKernelsOnTpu();
+    void cliJson();
 };
 
 void TestKernelStats::parsesLaunchDetails()
@@ -193,6 +198,29 @@ void TestKernelStats::noKernelsOnTpu()
     auto trace = loadTrace(path);
     QVERIFY(trace);
     QVERIFY(kernelStats(*trace.value()).reports.empty());
+}
+
+void TestKernelStats::cliJson()
+{
+    const QString path = QString::fromLatin1(TRACEDESK_SHARED_FIXTURES)
+                         + "/xspace/xprof_GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+    if (!QFile::exists(path))
+        QSKIP("shared GPU fixture not present");
+    auto trace = loadTrace(path.toStdString());
+    QVERIFY(trace);
+    const KernelStatsDb db = kernelStats(*trace.value());
+    QProcess cli;
+    cli.start(TRACEDESK_CLI, {"kernel-stats", path, "--json"});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonArray reports =
+        QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["reports"].toArray();
+    QCOMPARE(reports.size(), qsizetype(db.reports.size()));
+    const QJsonObject first = reports.first().toObject();
+    QCOMPARE(first["name"].toString().toStdString(), db.reports[0].name);
+    QCOMPARE(first["occurrences"].toInteger(), db.reports[0].occurrences);
+    QCOMPARE(first["block_dim"].toArray().at(0).toInt(), int(db.reports[0].blockDim[0]));
+    QCOMPARE(first["total_duration_ns"].toDouble(), double(db.reports[0].totalDurationPs) / 1e3);
 }
 
 QTEST_GUILESS_MAIN(TestKernelStats)

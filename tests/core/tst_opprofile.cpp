@@ -6,6 +6,10 @@
 
 #include "xplane.pb.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
 #include <filesystem>
@@ -77,6 +81,7 @@ private slots:
     void byCategoryExcludeIdleAndTopN();
     void sortByWastedTime();
     void realTpuCategories();
+    void cliJson();
 };
 
 void TestOpProfile::byProgramSumsAndRates()
@@ -184,6 +189,37 @@ void TestOpProfile::realTpuCategories()
     QCOMPARE(p.root.metrics.timePs, total);
     QCOMPARE(p.deviceType, std::string("TPU v6 Lite"));
     QCOMPARE(p.peakGigaFlopsPerSecond, 918000.0);
+}
+
+void TestOpProfile::cliJson()
+{
+    const QString path = QString::fromLatin1(TRACEDESK_SHARED_FIXTURES)
+                         + "/xspace/xprof_tpu_inference_2/tpu_inference_2.xplane.pb";
+    if (!QFile::exists(path))
+        QSKIP("shared TPU fixture not present");
+    auto trace = loadTrace(path.toStdString());
+    QVERIFY(trace);
+    AnalysisCache cache(trace.value());
+    OpProfileOptions o;
+    o.grouping = OpProfileGrouping::ByCategory;
+    const OpProfile p = buildOpProfile(cache, o);
+    QProcess cli;
+    cli.start(TRACEDESK_CLI, {"op-profile", path, "--json", "--by", "category"});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(doc["device_type"].toString(), QString("TPU v6 Lite"));
+    const QJsonObject root = doc["root"].toObject();
+    QCOMPARE(root["time_ps"].toInteger(), p.root.metrics.timePs);
+    const QJsonArray children = root["children"].toArray();
+    QCOMPARE(children.size(), qsizetype(p.root.children.size()));
+    QCOMPARE(children.first().toObject()["name"].toString().toStdString(),
+             p.root.children[0].name);
+
+    QProcess bad;
+    bad.start(TRACEDESK_CLI, {"op-profile", path, "--by", "nonsense"});
+    QVERIFY(bad.waitForFinished(120000));
+    QCOMPARE(bad.exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestOpProfile)

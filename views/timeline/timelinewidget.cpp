@@ -357,7 +357,7 @@ void TimelineWidget::revealSlice(core::SliceRef slice)
     centreOn(slice);
 }
 
-void TimelineWidget::showOpOccurrences(const QString &op)
+void TimelineWidget::showOpOccurrences(const QString &op, const QStringList &alsoOps)
 {
     if (!m_trace)
         return;
@@ -371,9 +371,11 @@ void TimelineWidget::showOpOccurrences(const QString &op)
     };
     m_opJob.run<Found>(
         this,
-        [trace, op, cancel] {
+        [trace, op, alsoOps, cancel] {
             core::SearchOptions options;
             options.mode = core::SearchMode::Op;
+            for (const QString &also : alsoOps)
+                options.alsoOps.push_back(also.toStdString());
             options.cap = kMaxOpOccurrences;
             options.cancel = cancel;
             Found found{op, {}, 0};

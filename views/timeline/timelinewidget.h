@@ -95,7 +95,8 @@ public:
     // Finds every occurrence of an op (core::SearchMode::Op) on a worker, outlines them
     // (TimelineState::setHighlights) and brings the first into view; then emits
     // opOccurrencesShown().
-    void showOpOccurrences(const QString &op);
+    // `alsoOps` are further names that stand for the same op (see core::SearchOptions::alsoOps).
+    void showOpOccurrences(const QString &op, const QStringList &alsoOps = {});
     static constexpr size_t kMaxOpOccurrences = 100'000;
     void openSearch();
 

@@ -56,6 +56,10 @@ MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
     m_hover = new QLabel(tr("Hover the chart to see an allocation event; click to show that "
                             "time on the timeline."), this);
     m_hover->setWordWrap(true);
+    // Cards and hover text keep their full height; the chart and table share what is left.
+    m_cards->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_hover->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_hover->setMinimumHeight(3 * m_hover->fontMetrics().lineSpacing());
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_chart = new QChart;

@@ -52,6 +52,7 @@ MemoryViewerPanel::MemoryViewerPanel(QWidget *parent) : QWidget(parent)
     m_status = new QLabel(tr("No profile"), this);
     m_overview = new QLabel(this);
     m_overview->setTextFormat(Qt::RichText);
+    m_overview->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_card = new QLabel(tr("Hover a buffer to see its details."), this);
     m_card->setTextFormat(Qt::RichText);
     m_card->setWordWrap(true);
@@ -332,9 +333,9 @@ void MemoryViewerPanel::hoverBuffer(int index)
             const double level = mib(r.heapSizes[size_t(b->spanStart)]);
             m_lifetime->append(b->spanStart, level);
             m_lifetime->append(b->spanLimit, level);
-        } else if (b && !r.heapSizes.empty()) {   // indefinite: the whole program
+        } else if (b) {   // indefinite: the whole program (the axis spans at least 0..1)
             m_lifetime->append(0, mib(b->size));
-            m_lifetime->append(double(r.heapSizes.size() - 1), mib(b->size));
+            m_lifetime->append(std::max<double>(1, double(r.heapSizes.size()) - 1), mib(b->size));
         }
         int64_t largest = 1;
         for (const HeapObject &h : r.maxHeap)

@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPieSeries>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -43,35 +42,30 @@ void PieChartView::setValues(std::vector<std::pair<QString, double>> values, int
     double total = 0, other = 0;
     for (const auto &v : values)
         total += v.second;
+    // Fixed colours, so the legend can show them before the chart applies its theme.
+    static const QColor kPalette[] = {QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c),
+                                      QColor(0xd62728), QColor(0x9467bd), QColor(0x8c564b),
+                                      QColor(0xe377c2), QColor(0x17becf), QColor(0xbcbd22)};
     QString legend;
-    auto add = [&](const QString &label, double value) {
-        // Fixed colours, so the legend can show them before the chart applies its theme.
-        static const QColor kPalette[] = {QColor(0x1f77b4), QColor(0xff7f0e), QColor(0x2ca02c),
-                                          QColor(0xd62728), QColor(0x9467bd), QColor(0x8c564b),
-                                          QColor(0xe377c2), QColor(0x17becf), QColor(0xbcbd22)};
+    auto add = [&](const QString &label, double value, const QColor &color) {
         QPieSlice *slice = m_series->append(label, value);
-        slice->setColor(kPalette[size_t(m_series->count() - 1) % std::size(kPalette)]);
+        slice->setColor(color);
         slice->setBorderColor(Qt::white);
         QString shown = label;
         if (shown.size() > 48)
             shown = QStringLiteral("...") + shown.right(45);
         legend += QStringLiteral("<span style='color:%1'>&#9632;</span> %2 <b>%3%</b><br>")
-                      .arg(slice->color().name(), shown.toHtmlEscaped())
+                      .arg(color.name(), shown.toHtmlEscaped())
                       .arg(100.0 * value / total, 0, 'f', 1);
     };
     for (size_t i = 0; i < values.size(); ++i) {
         if (int(i) >= maxSlices)
             other += values[i].second;
         else
-            add(values[i].first, values[i].second);
+            add(values[i].first, values[i].second, kPalette[i % std::size(kPalette)]);
     }
-    if (other > 0) {
-        add(tr("Other"), other);
-        m_series->slices().back()->setColor(QColor(0xaaaaaa));
-        legend.replace(QRegularExpression(QStringLiteral("color:#[0-9a-f]{6}'>&#9632;</span> %1 ")
-                                              .arg(tr("Other"))),
-                       QStringLiteral("color:#aaaaaa'>&#9632;</span> %1 ").arg(tr("Other")));
-    }
+    if (other > 0)
+        add(tr("Other"), other, QColor(0xaaaaaa));
     m_legend->setText(values.empty() ? tr("No data") : legend);
 }
 

@@ -49,6 +49,7 @@ MemoryViewerPanel::MemoryViewerPanel(QWidget *parent) : QWidget(parent)
     m_module->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_module->setMinimumContentsLength(24);
     m_space = new QComboBox(this);
+    m_space->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_status = new QLabel(tr("No profile"), this);
     m_overview = new QLabel(this);
     m_overview->setTextFormat(Qt::RichText);
@@ -279,7 +280,8 @@ void MemoryViewerPanel::showResult()
     x->setRange(0, std::max<double>(1, double(r.heapSizes.size()) - 1));
     auto *y = new QValueAxis;
     y->setTitleText(tr("MiB"));
-    y->setRange(0, std::max(maxY * 1.1, 1e-3));
+    // Without a heap simulation only indefinite buffers exist; keep their level in view.
+    y->setRange(0, std::max(std::max(maxY, mib(r.peakHeapBytes)) * 1.1, 1e-3));
     m_workspace->addAxis(x, Qt::AlignBottom);
     m_workspace->addAxis(y, Qt::AlignLeft);
     for (QLineSeries *s : {padded, unpadded, peak, m_lifetime}) {

@@ -9,6 +9,7 @@
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opprofile.h"
 #include "core/io/traceloader.h"
+#include "core/legacy/legacytools.h"
 #include "core/model/timeformat.h"
 
 #include <chrono>
@@ -171,7 +172,11 @@ int runOpProfile(int argc, char **argv)
         options.maxChildren = int(std::min<unsigned long long>(top, 1u << 30));
     }
     AnalysisCache cache(in.trace);
-    const OpProfile profile = buildOpProfile(cache, options);
+    if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
+        return fail(seeded.message(), kExitError);
+    // A legacy run's recorded tree is shown as it was written (its own grouping).
+    const auto recorded = core::legacy::seededOpProfile(cache);
+    const OpProfile profile = recorded ? *recorded : buildOpProfile(cache, options);
     if (in.args.has("json")) {
         JsonOut j;
         j.beginObject();
@@ -202,6 +207,8 @@ int runOpStats(int argc, char **argv)
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
+    if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
+        return fail(seeded.message(), kExitError);
     const auto stats = frameworkOpStats(cache);
     const FrameworkOpStatsTable &table =
         in.args.has("no-idle") ? stats->withoutIdle : stats->withIdle;

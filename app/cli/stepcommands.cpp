@@ -4,6 +4,7 @@
 
 #include "core/analysis/overview.h"
 #include "core/io/traceloader.h"
+#include "core/legacy/legacytools.h"
 
 #include <cstdio>
 
@@ -51,7 +52,10 @@ core::Result<AnalysisCachePtr> loadFor(const char *command, int argc, char **arg
     auto trace = core::loadResolved(source.value(), nullptr, options);
     if (!trace)
         return trace.error();
-    return std::make_shared<AnalysisCache>(trace.value());
+    auto cache = std::make_shared<AnalysisCache>(trace.value());
+    if (auto seeded = core::legacy::seedFromLegacyRun(*cache); !seeded)
+        return seeded.error();
+    return cache;
 }
 
 void summaryJson(JsonOut &j, const char *key, const StepSummary &s)

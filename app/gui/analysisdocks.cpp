@@ -1,6 +1,7 @@
 #include "app/gui/analysisdocks.h"
 
 #include "core/analysis/opmetrics.h"
+#include "core/legacy/legacytools.h"
 #include "core/query/search.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
@@ -14,6 +15,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
+#include <QScrollArea>
 
 namespace tracedesk::app {
 
@@ -45,7 +47,12 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
     auto *panel = new Panel;
     auto *dock = new QDockWidget(title, m_window);
     dock->setObjectName(objectName);
-    dock->setWidget(panel);
+    // Scrolled, so a panel's natural size never dictates the window's minimum size.
+    auto *scroll = new QScrollArea;
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(panel);
+    dock->setWidget(scroll);
     m_window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     m_docks.push_back(dock);
     m_setters.push_back([panel](const core::analysis::AnalysisCachePtr &cache) {
@@ -63,6 +70,12 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
 void AnalysisDocks::setTrace(core::TracePtr trace)
 {
     m_cache = trace ? std::make_shared<core::analysis::AnalysisCache>(std::move(trace)) : nullptr;
+    // A legacy per-tool run has no events to analyse: its recorded tool outputs are the results.
+    // Seeded before any panel asks, so the panels never compute over the empty trace.
+    if (m_cache) {
+        if (auto seeded = core::legacy::seedFromLegacyRun(*m_cache); !seeded)
+            qWarning("%s", seeded.message().c_str());
+    }
     for (const auto &set : m_setters)
         set(m_cache);
 }
@@ -76,8 +89,10 @@ void AnalysisDocks::addToggleActions(QMenu *menu) const
 QWidget *AnalysisDocks::panel(const QString &dockName) const
 {
     for (QDockWidget *dock : m_docks) {
-        if (dock->objectName() == dockName)
-            return dock->widget();
+        if (dock->objectName() == dockName) {
+            auto *scroll = qobject_cast<QScrollArea *>(dock->widget());
+            return scroll ? scroll->widget() : dock->widget();
+        }
     }
     return nullptr;
 }

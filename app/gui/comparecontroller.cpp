@@ -27,6 +27,9 @@ CompareController::CompareController(MainWindow *window, QStackedWidget *central
     , m_workspace(new views::CompareWorkspace)
 {
     m_workspace->setObjectName(QStringLiteral("CompareWorkspace"));
+    // A page of the central stack sets the stack's minimum size even while hidden; the
+    // workspace scrolls its own parts, so it need not demand its natural size.
+    m_workspace->setMinimumSize(320, 240);
     m_central->addWidget(m_workspace);
     connect(m_loads, &LoadController::loaded, this,
             [this](core::TracePtr trace, const QString &name, const QString &) {

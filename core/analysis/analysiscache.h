@@ -52,7 +52,29 @@ public:
         return std::static_pointer_cast<const T>(entry->value);
     }
 
-    // True once get<T>() has finished computing T.
+    // Stores a result made elsewhere (e.g. read from a tool file) as T, so later get<T>() calls
+    // return it without computing. Safe from any thread; a T that is already computed or being
+    // computed wins and `value` is dropped, because callers may already hold the first result.
+    template<typename T>
+    void put(std::shared_ptr<const T> value)
+    {
+        if (!value)
+            return;
+        std::shared_ptr<Entry> entry;
+        {
+            std::lock_guard lock(m_mutex);
+            auto &slot = m_entries[std::type_index(typeid(T))];
+            if (!slot)
+                slot = std::make_shared<Entry>();
+            entry = slot;
+        }
+        std::call_once(entry->once, [&] {
+            entry->value = std::move(value);
+            entry->ready.store(true, std::memory_order_release);
+        });
+    }
+
+    // True once get<T>() has finished computing T (or put<T>() stored it).
     template<typename T>
     bool has() const
     {

@@ -3,6 +3,7 @@
 #include "core/io/chromejsonreader.h"
 #include "core/io/storecache.h"
 #include "core/io/xspacereader.h"
+#include "core/legacy/legacytools.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +54,8 @@ std::vector<std::string> filesMatching(const fs::path &dir, bool (*match)(const 
 
 bool isRunDir(const fs::path &dir)
 {
-    return !filesMatching(dir, isXSpaceName).empty() || !filesMatching(dir, isJsonName).empty();
+    return !filesMatching(dir, isXSpaceName).empty() || !filesMatching(dir, isJsonName).empty()
+           || legacy::isLegacyRun(dir.string());
 }
 
 } // namespace
@@ -127,6 +129,17 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         auto xspaces = filesMatching(dir, isXSpaceName);
         if (!xspaces.empty())
             return ResolvedSource{SourceFormat::XSpace, xspaces, dir.filename().string(), run};
+        if (legacy::isLegacyRun(dir.string())) {
+            // The trace viewer's Chrome JSON loads as before; the tool files seed the analyses.
+            auto traces = filesMatching(dir, [](const std::string &n) {
+                return endsWith(lower(n), ".trace.json.gz");
+            });
+            if (!traces.empty())
+                return ResolvedSource{SourceFormat::ChromeJson, {traces.front()},
+                                      dir.filename().string(), run};
+            return ResolvedSource{SourceFormat::XSpace, {dir.string()}, dir.filename().string(),
+                                  run, true};
+        }
         auto jsons = filesMatching(dir, isJsonName);
         if (jsons.size() == 1)
             return ResolvedSource{SourceFormat::ChromeJson, jsons, dir.filename().string(), run};
@@ -166,6 +179,14 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
 
+    if (source.legacyTools) {
+        auto trace = std::make_shared<Trace>();
+        trace->info.format = legacy::kLegacyFormat;
+        trace->info.sources = source.files;
+        trace->info.warn(legacy::kLegacyNote);
+        trace->info.loadSeconds = elapsed();
+        return TracePtr(std::move(trace));
+    }
     if (options.useCache) {
         if (auto cached = loadCachedTrace(source.files, options, control)) {
             cached->info.fromCache = true;

@@ -22,6 +22,8 @@ struct ResolvedSource
     std::vector<std::string> files;   // what will be read (one per host for a run folder)
     std::string displayName;          // the run or file name, for titles
     std::string runName;              // set when a logdir was resolved to one of its runs
+    // A legacy per-tool run folder (core/legacy): loads as an empty trace; files = {folder}.
+    bool legacyTools = false;
 };
 
 // Format from a file name, else from its first bytes. Error when neither tells.

@@ -1,0 +1,152 @@
+#include "core/legacy/legacytools.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace tracedesk::core::legacy {
+
+using namespace analysis;
+
+namespace {
+
+bool endsWith(const std::string &s, std::string_view suffix)
+{
+    return s.size() >= suffix.size()
+           && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Suffixes of FORMATS.md 4.2, except the trace viewer's `.trace.json.gz` (a normal Chrome run).
+constexpr std::string_view kToolSuffixes[] = {
+    ".overview_page.pb", ".overview_page.json", ".input_pipeline.pb", ".input_pipeline.json",
+    ".tensorflow_stats.pb", ".op_profile.json", ".kernel_stats.pb", ".memory_viewer.json",
+    ".pod_viewer.json", ".memory_profile.json.gz", ".tracetable", ".trace"};
+
+std::vector<std::string> filesEndingWith(const fs::path &dir, std::string_view suffix)
+{
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code fec;
+        if (it->is_regular_file(fec) && endsWith(it->path().filename().string(), suffix))
+            out.push_back(it->path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+bool isLegacyToolFile(const std::string &fileName)
+{
+    return std::any_of(std::begin(kToolSuffixes), std::end(kToolSuffixes),
+                       [&](std::string_view s) { return endsWith(fileName, s); });
+}
+
+bool isLegacyRun(const std::string &dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return false;
+    bool tools = false;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code fec;
+        if (!it->is_regular_file(fec))
+            continue;
+        const std::string name = it->path().filename().string();
+        if (endsWith(name, ".xplane.pb"))
+            return false;
+        tools = tools || isLegacyToolFile(name);
+    }
+    return tools;
+}
+
+std::string legacyRunFolder(const LoadInfo &info)
+{
+    if (info.sources.empty())
+        return {};
+    fs::path p(info.sources.front());
+    std::error_code ec;
+    if (!fs::is_directory(p, ec))
+        p = p.parent_path();
+    return isLegacyRun(p.string()) ? p.string() : std::string();
+}
+
+Result<LegacyTools> readLegacyTools(const std::string &dir)
+{
+    if (!isLegacyRun(dir))
+        return fileError(dir, "is not a legacy per-tool run folder (no tool files, or it holds "
+                              ".xplane.pb files)");
+    LegacyTools tools;
+    tools.folder = dir;
+    auto first = [&](std::string_view suffix) {
+        auto files = filesEndingWith(dir, suffix);
+        return files.empty() ? std::string() : files.front();
+    };
+    if (auto path = first(".input_pipeline.pb"); !path.empty()) {
+        auto r = readInputPipelineFile(path);
+        if (!r)
+            return r.error();
+        tools.inputPipeline = std::make_shared<const InputPipelineAnalysis>(std::move(r).value());
+        tools.files.push_back(path);
+    }
+    if (auto path = first(".overview_page.pb"); !path.empty()) {
+        auto r = readOverviewPageFile(path);
+        if (!r)
+            return r.error();
+        tools.overview = std::make_shared<const OverviewPage>(std::move(r).value());
+        tools.files.push_back(path);
+        // The overview embeds its own input analysis: the panel falls back to it.
+        if (!tools.inputPipeline)
+            tools.inputPipeline = tools.overview->input;
+    }
+    if (auto path = first(".tensorflow_stats.pb"); !path.empty()) {
+        auto r = readTfStatsFile(path);
+        if (!r)
+            return r.error();
+        tools.frameworkOpStats = std::make_shared<const FrameworkOpStats>(std::move(r).value());
+        tools.files.push_back(path);
+    }
+    if (auto path = first(".op_profile.json"); !path.empty()) {
+        auto r = readOpProfileJsonFile(path);
+        if (!r)
+            return r.error();
+        tools.opProfile = std::make_shared<const OpProfile>(std::move(r).value());
+        tools.files.push_back(path);
+    }
+    for (std::string_view s : kToolSuffixes)
+        for (const auto &f : filesEndingWith(dir, s))
+            if (std::find(tools.files.begin(), tools.files.end(), f) == tools.files.end())
+                tools.skipped.push_back(f);
+    return tools;
+}
+
+void seedAnalyses(AnalysisCache &cache, const LegacyTools &tools)
+{
+    cache.put(tools.inputPipeline);
+    cache.put(tools.overview);
+    cache.put(tools.frameworkOpStats);
+    cache.put(tools.opProfile);
+}
+
+Result<bool> seedFromLegacyRun(AnalysisCache &cache)
+{
+    const std::string folder = legacyRunFolder(cache.trace().info);
+    if (folder.empty())
+        return false;
+    auto tools = readLegacyTools(folder);
+    if (!tools)
+        return tools.error();
+    seedAnalyses(cache, tools.value());
+    return true;
+}
+
+std::shared_ptr<const OpProfile> seededOpProfile(AnalysisCache &cache)
+{
+    if (!cache.has<OpProfile>())
+        return nullptr;
+    return cache.get<OpProfile>([](AnalysisCache &) { return OpProfile{}; });
+}
+
+} // namespace tracedesk::core::legacy

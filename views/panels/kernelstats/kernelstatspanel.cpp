@@ -1,5 +1,6 @@
 #include "views/panels/kernelstats/kernelstatspanel.h"
 
+#include "views/panels/common/panellinks.h"
 #include "views/panels/kernelstats/kernelstatsmodel.h"
 #include "views/panels/opstats/tablecsv.h"
 #include "views/timeline/timelinestate.h"
@@ -72,13 +73,11 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     connect(m_selectionOnly, &QCheckBox::toggled, this, &KernelStatsPanel::recompute);
     connect(m_export, &QPushButton::clicked, this,
             [this] { exportTableCsv(this, *m_proxy, QStringLiteral("kernel_stats.csv")); });
-    auto activate = [this](const QModelIndex &index) {
+    onRowActivated(m_table, this, [this](const QModelIndex &index) {
         const QString name = index.data(KernelStatsModel::kOpNameRole).toString();
         if (!name.isEmpty())
             emit opActivated(name);
-    };
-    connect(m_table, &QTableView::clicked, this, activate);
-    connect(m_table, &QTableView::activated, this, activate);
+    });
 }
 
 KernelStatsPanel::~KernelStatsPanel() = default;
@@ -91,16 +90,7 @@ void KernelStatsPanel::setAnalyses(AnalysisCachePtr cache)
 
 void KernelStatsPanel::setTimelineState(TimelineState *state)
 {
-    if (m_state)
-        disconnect(m_state, nullptr, this, nullptr);
-    m_state = state;
-    m_selectionOnly->setEnabled(state != nullptr);
-    if (state) {
-        connect(state, &TimelineState::selectionChanged, this, [this] {
-            if (m_selectionOnly->isChecked())
-                recompute();
-        });
-    }
+    followSelection(&m_state, state, m_selectionOnly, this, [this] { recompute(); });
 }
 
 QString KernelStatsPanel::statusText() const

@@ -1,5 +1,6 @@
 #include "views/panels/opprofile/opprofilepanel.h"
 
+#include "views/panels/common/panellinks.h"
 #include "views/panels/opprofile/opprofilemodel.h"
 #include "views/timeline/timelinestate.h"
 
@@ -94,14 +95,12 @@ OpProfilePanel::OpProfilePanel(QWidget *parent) : QWidget(parent)
             &QSortFilterProxyModel::setFilterFixedString);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { showDetails(current); });
-    auto activate = [this](const QModelIndex &index) {
+    onRowActivated(m_tree, this, [this](const QModelIndex &index) {
         showDetails(index);
         const QString name = index.data(OpProfileModel::kOpNameRole).toString();
         if (!name.isEmpty())
             emit opActivated(name);
-    };
-    connect(m_tree, &QTreeView::clicked, this, activate);
-    connect(m_tree, &QTreeView::activated, this, activate);
+    });
 }
 
 OpProfilePanel::~OpProfilePanel() = default;
@@ -114,16 +113,7 @@ void OpProfilePanel::setAnalyses(AnalysisCachePtr cache)
 
 void OpProfilePanel::setTimelineState(TimelineState *state)
 {
-    if (m_state)
-        disconnect(m_state, nullptr, this, nullptr);
-    m_state = state;
-    m_selectionOnly->setEnabled(state != nullptr);
-    if (state) {
-        connect(state, &TimelineState::selectionChanged, this, [this] {
-            if (m_selectionOnly->isChecked())
-                recompute();
-        });
-    }
+    followSelection(&m_state, state, m_selectionOnly, this, [this] { recompute(); });
 }
 
 void OpProfilePanel::setGrouping(OpProfileGrouping grouping)

@@ -1,5 +1,6 @@
 #include "views/panels/opstats/frameworkopstatspanel.h"
 
+#include "views/panels/common/panellinks.h"
 #include "views/panels/opstats/frameworkopstatsmodel.h"
 #include "views/panels/opstats/piechartview.h"
 #include "views/panels/opstats/tablecsv.h"
@@ -88,13 +89,11 @@ FrameworkOpStatsPanel::FrameworkOpStatsPanel(QWidget *parent) : QWidget(parent)
     connect(m_idle, &QCheckBox::toggled, this, &FrameworkOpStatsPanel::showResult);
     connect(m_selectionOnly, &QCheckBox::toggled, this, &FrameworkOpStatsPanel::recompute);
     connect(m_export, &QPushButton::clicked, this, &FrameworkOpStatsPanel::exportCsv);
-    auto activate = [this](const QModelIndex &index) {
+    onRowActivated(m_table, this, [this](const QModelIndex &index) {
         const QString name = index.data(FrameworkOpStatsModel::kOpNameRole).toString();
         if (!name.isEmpty())
             emit opActivated(name);
-    };
-    connect(m_table, &QTableView::clicked, this, activate);
-    connect(m_table, &QTableView::activated, this, activate);
+    });
 }
 
 FrameworkOpStatsPanel::~FrameworkOpStatsPanel() = default;
@@ -107,16 +106,7 @@ void FrameworkOpStatsPanel::setAnalyses(AnalysisCachePtr cache)
 
 void FrameworkOpStatsPanel::setTimelineState(TimelineState *state)
 {
-    if (m_state)
-        disconnect(m_state, nullptr, this, nullptr);
-    m_state = state;
-    m_selectionOnly->setEnabled(state != nullptr);
-    if (state) {
-        connect(state, &TimelineState::selectionChanged, this, [this] {
-            if (m_selectionOnly->isChecked())
-                recompute();
-        });
-    }
+    followSelection(&m_state, state, m_selectionOnly, this, [this] { recompute(); });
 }
 
 QString FrameworkOpStatsPanel::statusText() const

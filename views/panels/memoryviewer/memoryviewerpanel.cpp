@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace tracedesk::views {
 
 using namespace core::analysis;
@@ -277,7 +279,10 @@ void MemoryViewerPanel::showResult()
     auto *x = new QValueAxis;
     x->setTitleText(tr("Program order (heap-simulator events)"));
     x->setLabelFormat(QStringLiteral("%d"));
-    x->setRange(0, std::max<double>(1, double(r.heapSizes.size()) - 1));
+    const double lastEvent = std::max<double>(1, double(r.heapSizes.size()) - 1);
+    x->setRange(0, lastEvent);
+    // Integer labels: no more ticks than events, or short programs repeat the same number.
+    x->setTickCount(int(std::min<double>(5, lastEvent + 1)));
     auto *y = new QValueAxis;
     y->setTitleText(tr("MiB"));
     // Without a heap simulation only indefinite buffers exist; keep their level in view.

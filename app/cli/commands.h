@@ -27,6 +27,8 @@ int runExtractHlo(int argc, char **argv);
 int runCapture(int argc, char **argv);
 int runServe(int argc, char **argv);
 int runDiff(int argc, char **argv);
+int runPod(int argc, char **argv);
+int runTfData(int argc, char **argv);
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;
@@ -42,5 +44,7 @@ extern const char *const kExtractHloUsage;
 extern const char *const kCaptureUsage;
 extern const char *const kServeUsage;
 extern const char *const kDiffUsage;
+extern const char *const kPodUsage;
+extern const char *const kTfDataUsage;
 
 } // namespace tracedesk::cli

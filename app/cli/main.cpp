@@ -25,6 +25,8 @@ const Command kCommands[] = {
     {"memory-profile", runMemoryProfile, &kMemoryProfileUsage},
     {"memory-viewer", runMemoryViewer, &kMemoryViewerUsage},
     {"extract-hlo", runExtractHlo, &kExtractHloUsage},
+    {"pod", runPod, &kPodUsage},
+    {"tfdata", runTfData, &kTfDataUsage},
     {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},
     {"serve", runServe, &kServeUsage},

@@ -186,9 +186,12 @@ void OverviewPanel::showPage()
         return;
     }
     const OverviewPage &p = *m_page;
-    QString s = tr("Average step time: <b>%1 ms</b> (standard deviation %2 ms, %3 steps)")
-                    .arg(p.averageStepTimeMs, 0, 'f', 3).arg(p.stepTimeStdDevMs, 0, 'f', 3)
-                    .arg(p.stepCount);
+    QString s = p.stepCount == 0
+                    ? tr("No steps found, so no step time (see Diagnostics).<br>")
+                    : tr("Average step time: <b>%1 ms</b> (standard deviation %2 ms, %3 steps)<br>")
+                          .arg(p.averageStepTimeMs, 0, 'f', 3)
+                          .arg(p.stepTimeStdDevMs, 0, 'f', 3)
+                          .arg(p.stepCount);
     s += QStringLiteral("<table>");
     for (const auto &[label, ms] : p.averageBreakdownMs) {
         if (ms > 0)
@@ -196,7 +199,9 @@ void OverviewPanel::showPage()
                      .arg(QString::fromStdString(label)).arg(ms, 0, 'f', 3);
     }
     s += QStringLiteral("</table>");
-    if (p.hasPeaks)
+    if (p.hasPeaks && p.deviceGflopsPerSecond <= 0)
+        s += tr("FLOP rate: not available (the profile carries no FLOP counts)<br>");
+    else if (p.hasPeaks)
         s += tr("FLOP rate: %1 GFLOP/s (%2 of peak); memory bandwidth: %3 GB/s (%4 of peak)<br>")
                  .arg(p.deviceGflopsPerSecond, 0, 'f', 1).arg(pct(p.flopRateUtilizationPercent))
                  .arg(p.deviceGbytesPerSecond, 0, 'f', 1).arg(pct(p.memoryBwUtilizationPercent));

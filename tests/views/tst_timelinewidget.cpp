@@ -116,6 +116,7 @@ private slots:
     void pixels();
     void questionMarkListsShortcuts();
     void opOccurrencesAreOutlinedAndListed();
+    void focusHostCollapsesTheOthers();
 
 private:
     QPoint at(core::TimePs t, uint32_t track, uint32_t row = 0) const;
@@ -589,6 +590,48 @@ void TstTimelineWidget::opOccurrencesAreOutlinedAndListed()
     QTRY_COMPARE(shown.count(), 3);
     QTest::keyClick(m_widget->canvasWidget(), Qt::Key_Escape);
     QVERIFY(state->highlights().empty());
+}
+
+// What clicking a worker in the pod viewer does: that host's sections open, the others close.
+void TstTimelineWidget::focusHostCollapsesTheOthers()
+{
+    core::TraceBuilder b;
+    core::EventKind k;
+    k.name = b.intern("op");
+    const uint32_t op = b.addKind(k);
+    std::vector<uint32_t> planes;
+    for (const char *host : {"worker-a", "worker-b"}) {
+        for (const char *plane : {"/device:GPU:0", "/host:CPU"}) {
+            const uint32_t p = b.addPlane(plane, host, int64_t(planes.size()) + 1,
+                                          plane[1] == 'd' ? core::PlaneKind::Device
+                                                          : core::PlaneKind::Host);
+            planes.push_back(p);
+            const uint32_t t = b.addTrack(p, "t", 1);
+            for (int i = 0; i < 20; ++i)
+                b.trackBuilder(t).addSlice(i * 1000, 500, op);
+        }
+    }
+    views::TimelineWidget widget;
+    widget.resize(800, 120);   // shorter than the sections, so focusing must scroll
+    widget.setTrace(b.build());
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    for (uint32_t p : planes)
+        widget.setPlaneCollapsed(p, false);
+
+    QVERIFY(widget.focusHost(QStringLiteral("worker-b")));
+    QVERIFY(widget.planeCollapsed(planes[0]) && widget.planeCollapsed(planes[1]));
+    QVERIFY(!widget.planeCollapsed(planes[2]) && !widget.planeCollapsed(planes[3]));
+    int headerY = -1;
+    for (const views::LayoutItem &item : widget.layout().items()) {
+        if (item.kind == views::LayoutItem::Header && item.plane == planes[2] && headerY < 0)
+            headerY = item.y;
+    }
+    QVERIFY(headerY > 0);
+    QCOMPARE(widget.scrollY(), std::min(headerY, widget.layout().totalHeight()));
+
+    QVERIFY(!widget.focusHost(QStringLiteral("nobody")));
+    QVERIFY(!widget.planeCollapsed(planes[2]));   // unchanged
 }
 
 QTEST_MAIN(TstTimelineWidget)

@@ -40,6 +40,35 @@ void TimelineWidget::setPlaneCollapsed(uint32_t plane, bool collapsed)
     setTrackState(std::move(state));
 }
 
+bool TimelineWidget::focusHost(const QString &host)
+{
+    if (!m_trace)
+        return false;
+    const std::string name = host.toStdString();
+    auto mine = [&](uint32_t plane) { return m_trace->string(m_trace->planes[plane].host) == name; };
+    TrackState state = m_tracks;
+    bool found = false;
+    for (uint32_t p = 0; p < m_trace->planes.size(); ++p) {
+        if (mine(p)) {
+            found = true;
+            state.collapsed.erase(p);
+        } else {
+            state.collapsed.insert(p);
+        }
+    }
+    if (!found)
+        return false;
+    setTrackState(std::move(state));
+    for (const LayoutItem &item : m_layout.items()) {
+        if (item.kind == LayoutItem::Header && item.plane < m_trace->planes.size()
+            && mine(item.plane)) {
+            setScrollY(item.y);
+            break;
+        }
+    }
+    return true;
+}
+
 void TimelineWidget::setTrackHidden(uint32_t track, bool hidden)
 {
     if (!m_trace || track >= m_trace->tracks.size())

@@ -99,6 +99,9 @@ public:
     void showOpOccurrences(const QString &op, const QStringList &alsoOps = {});
     static constexpr size_t kMaxOpOccurrences = 100'000;
     void openSearch();
+    // Expands the sections of `host` (Plane::host), collapses the other hosts' and scrolls to
+    // its first section. Returns false when no plane belongs to that host.
+    bool focusHost(const QString &host);
 
 public slots:
     void setTrackHidden(uint32_t track, bool hidden);

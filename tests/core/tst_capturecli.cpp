@@ -1,6 +1,7 @@
 // tracedesk-cli serve and capture end to end: a capture saves the served file byte for byte,
 // a failing server's text reaches the user with exit code 1, and usage errors exit with 2.
 
+#include "support/clirun.h"
 #include "tst_capturesupport.h"
 
 #include <QProcess>
@@ -11,25 +12,8 @@ using namespace capturetest;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TRACEDESK_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = clitest::CliRun;
+using clitest::runCli;
 
 // Starts `serve` and returns its port (0 on failure).
 int startServer(QProcess &p, const QStringList &extra, const QString &file)

@@ -1,6 +1,7 @@
 // `tracedesk-cli diff`: the comparison printed as text and JSON, and the CI gate's exit status
 // (0 for A vs A, 3 when B's steps are 10% slower than --fail-if-slower allows).
 
+#include "support/clirun.h"
 #include "tst_comparefixture.h"
 
 #include <QJsonArray>
@@ -12,25 +13,8 @@
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TRACEDESK_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120000))
-        return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = clitest::CliRun;
+using clitest::runCli;
 
 } // namespace
 
@@ -77,7 +61,7 @@ void TestCompareCli::initTestCase()
 void TestCompareCli::sameTraceExitsZero()
 {
     const Run r = runCli({"diff", m_a, m_a, "--fail-if-slower", "5"});
-    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.out.contains("Average step time: A 0."), r.out.constData());
     QVERIFY(r.out.contains("delta +0.0%"));
     QVERIFY(r.out.contains("0 slower, 0 faster, 0 added, 0 removed"));
@@ -86,19 +70,19 @@ void TestCompareCli::sameTraceExitsZero()
 void TestCompareCli::slowerTraceFailsTheGate()
 {
     const Run gated = runCli({"diff", m_a, m_b, "--fail-if-slower", "5"});
-    QCOMPARE(gated.code, 3);
+    QCOMPARE(gated.exitCode, 3);
     QVERIFY2(gated.err.contains("average step time regressed by +10.0%"), gated.err.constData());
     // A looser gate passes, and no gate never fails.
-    QCOMPARE(runCli({"diff", m_a, m_b, "--fail-if-slower", "12"}).code, 0);
-    QCOMPARE(runCli({"diff", m_a, m_b}).code, 0);
+    QCOMPARE(runCli({"diff", m_a, m_b, "--fail-if-slower", "12"}).exitCode, 0);
+    QCOMPARE(runCli({"diff", m_a, m_b}).exitCode, 0);
     // B faster than A passes any gate.
-    QCOMPARE(runCli({"diff", m_b, m_a, "--fail-if-slower", "0"}).code, 0);
+    QCOMPARE(runCli({"diff", m_b, m_a, "--fail-if-slower", "0"}).exitCode, 0);
 }
 
 void TestCompareCli::jsonReport()
 {
     const Run r = runCli({"diff", m_a, m_changed, "--json", "--level", "kernel"});
-    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.exitCode == 0, r.err.constData());
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
     QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
@@ -123,11 +107,11 @@ void TestCompareCli::jsonReport()
 
 void TestCompareCli::usageErrors()
 {
-    QCOMPARE(runCli({"diff", m_a}).code, 2);
-    QCOMPARE(runCli({"diff", m_a, m_a, "--level", "warp"}).code, 2);
-    QCOMPARE(runCli({"diff", m_a, m_a, "--fail-if-slower", "five"}).code, 2);
+    QCOMPARE(runCli({"diff", m_a}).exitCode, 2);
+    QCOMPARE(runCli({"diff", m_a, m_a, "--level", "warp"}).exitCode, 2);
+    QCOMPARE(runCli({"diff", m_a, m_a, "--fail-if-slower", "five"}).exitCode, 2);
     const Run missing = runCli({"diff", m_a, m_dir.filePath("nope.xplane.pb")});
-    QCOMPARE(missing.code, 1);
+    QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("nope.xplane.pb"));
 }
 

@@ -10,6 +10,8 @@
 #include "views/panels/opprofile/opprofilepanel.h"
 #include "views/panels/opstats/frameworkopstatspanel.h"
 #include "views/panels/overview/overviewpanel.h"
+#include "views/panels/podviewer/podviewerpanel.h"
+#include "views/panels/tfdata/tfdatapanel.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QDockWidget>
@@ -34,6 +36,8 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
                                         tr("Memory Profile"));
     addPanel<views::MemoryViewerPanel>(QStringLiteral("MemoryViewerDock"), tr("Memory Viewer"));
+    addPanel<views::PodViewerPanel>(QStringLiteral("PodViewerDock"), tr("Pod Viewer"));
+    addPanel<views::TfDataPanel>(QStringLiteral("TfDataDock"), tr("tf.data Bottleneck"));
     // One tabbed area under the timeline keeps the timeline large; users re-dock at will and
     // the layout is restored from the saved window state.
     for (size_t i = 1; i < m_docks.size(); ++i)
@@ -64,6 +68,8 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::opActivated, this, &AnalysisDocks::showOp);
     if constexpr (requires { &Panel::timeActivated; })
         connect(panel, &Panel::timeActivated, this, &AnalysisDocks::showTime);
+    if constexpr (requires { &Panel::hostActivated; })
+        connect(panel, &Panel::hostActivated, this, &AnalysisDocks::showHost);
     return panel;
 }
 
@@ -114,6 +120,11 @@ void AnalysisDocks::showOp(const QString &name)
         }
     }
     m_timeline->showOpOccurrences(name, alsoOps);
+}
+
+void AnalysisDocks::showHost(const QString &host)
+{
+    m_timeline->focusHost(host);
 }
 
 void AnalysisDocks::showTime(core::TimePs t)

@@ -1,10 +1,11 @@
 #pragma once
 
 // AnalysisDocks: the analysis panels (overview, input pipeline, op profile, framework op stats,
-// kernel stats, memory profile, memory viewer), each in a dock of the main window, fed from one
-// AnalysisCache per shown trace and linked to the timeline: activating an op in a panel
-// outlines its occurrences on the timeline and lists them in the details pane; a point in time
-// (a step, a memory event) brings that time into view and marks it.
+// kernel stats, memory profile, memory viewer, pod viewer, tf.data bottleneck), each in a dock
+// of the main window, fed from one AnalysisCache per shown trace and linked to the timeline:
+// activating an op in a panel outlines its occurrences on the timeline and lists them in the
+// details pane; a point in time (a step, a memory event) brings that time into view and marks
+// it; a worker in the pod viewer opens that host's sections.
 
 #include "core/analysis/analysiscache.h"
 #include "core/model/trace.h"
@@ -45,6 +46,8 @@ public:
     // What a panel's activation does, also for tests.
     void showOp(const QString &name);
     void showTime(core::TimePs t);
+    // Opens that host's sections on the timeline and closes the others.
+    void showHost(const QString &host);
 
 private:
     template<typename Panel>

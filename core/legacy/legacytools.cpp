@@ -1,5 +1,7 @@
 #include "core/legacy/legacytools.h"
 
+#include "core/analysis/podviewer.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -115,6 +117,13 @@ Result<LegacyTools> readLegacyTools(const std::string &dir)
         tools.opProfile = std::make_shared<const OpProfile>(std::move(r).value());
         tools.files.push_back(path);
     }
+    if (auto path = first(".pod_viewer.json"); !path.empty()) {
+        auto r = analysis::readPodViewerJsonFile(path);
+        if (!r)
+            return r.error();
+        tools.podViewer = std::make_shared<const analysis::PodViewerData>(std::move(r).value());
+        tools.files.push_back(path);
+    }
     for (std::string_view s : kToolSuffixes)
         for (const auto &f : filesEndingWith(dir, s))
             if (std::find(tools.files.begin(), tools.files.end(), f) == tools.files.end())
@@ -128,6 +137,7 @@ void seedAnalyses(AnalysisCache &cache, const LegacyTools &tools)
     cache.put(tools.overview);
     cache.put(tools.frameworkOpStats);
     cache.put(tools.opProfile);
+    cache.put(tools.podViewer);
 }
 
 Result<bool> seedFromLegacyRun(AnalysisCache &cache)

@@ -16,6 +16,7 @@
 #include "core/analysis/inputpipeline.h"
 #include "core/analysis/opprofile.h"
 #include "core/analysis/overview.h"
+#include "core/analysis/podviewer.h"
 #include "core/base/result.h"
 
 #include <memory>
@@ -37,6 +38,7 @@ struct LegacyTools
     std::shared_ptr<const analysis::InputPipelineAnalysis> inputPipeline;
     std::shared_ptr<const analysis::FrameworkOpStats> frameworkOpStats;
     std::shared_ptr<const analysis::OpProfile> opProfile;
+    std::shared_ptr<const analysis::PodViewerData> podViewer;
 };
 
 // A file name the old plugin wrote for a tool other than the trace viewer's Chrome JSON.

@@ -55,7 +55,7 @@ void TstAnalysisDocks::docksExistAndStartEmpty()
         names << dock->objectName();
     QCOMPARE(names, (QStringList{"OverviewDock", "InputPipelineDock", "OpProfileDock",
                                  "FrameworkOpStatsDock", "KernelStatsDock", "MemoryProfileDock",
-                                 "MemoryViewerDock"}));
+                                 "MemoryViewerDock", "PodViewerDock", "TfDataDock"}));
     QVERIFY(!window.analysisDocks()->cache());
 }
 

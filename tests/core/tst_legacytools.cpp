@@ -305,6 +305,16 @@ void TstLegacyTools::opProfileJsonDecodes()
     QVERIFY2(tools, tools ? "" : tools.message().c_str());
     QVERIFY(tools.value().opProfile && tools.value().overview && tools.value().frameworkOpStats);
     QVERIFY(!tools.value().skipped.empty());
+
+    // The pod viewer file seeds the pod viewer: one entry per step of podStatsMap.
+    const QJsonArray steps = QJsonDocument::fromJson(readAll(dir + "/profile_demo.pod_viewer.json"))
+                                 .object()
+                                 .value("podStatsSequence")
+                                 .toObject()
+                                 .value("podStatsMap")
+                                 .toArray();
+    QVERIFY(tools.value().podViewer);
+    QCOMPARE(tools.value().podViewer->steps.size(), size_t(steps.size()));
 }
 
 void TstLegacyTools::legacyFolderLoadsAndSeeds()

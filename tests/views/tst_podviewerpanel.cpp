@@ -104,8 +104,8 @@ void TestPodViewerPanel::sliderChangesColumns()
     panel.showDetails(1);
     const QString card = panel.detailsText();
     QVERIFY2(card.startsWith("Step breakdown of worker-b"), qPrintable(card));
-    QVERIFY2(card.contains("Host compute: 200.00 Us (25.00%)"), qPrintable(card));
-    QVERIFY2(card.contains("Input: 100.00 Us (12.50%)"), qPrintable(card));
+    QVERIFY2(card.contains("Host compute: 200.00 us (25.00%)"), qPrintable(card));
+    QVERIFY2(card.contains("Input: 100.00 us (12.50%)"), qPrintable(card));
     shot(&panel, "podviewer_step1.png");
 
     // A click on worker-a's column (its host-compute segment) emits the host.

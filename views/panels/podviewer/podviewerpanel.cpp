@@ -236,11 +236,11 @@ void PodViewerPanel::showDetails(int column)
                                      .arg(QString::fromStdString(r->host))
                                : tr("Step breakdown of %1").arg(QString::fromStdString(r->host));
     text += tr("\nStep: %1 (host step %2)").arg(r->stepNum).arg(r->hostStep);
-    text += tr("\nTotal: %1 Us").arg(r->totalUs, 0, 'f', 2);
+    text += tr("\nTotal: %1 us").arg(r->totalUs, 0, 'f', 2);
     if (r->totalUs > 0) {
         for (size_t s = 0; s < m_data->series.size() && s < r->valuesUs.size(); ++s) {
             const double v = r->valuesUs[s];
-            text += QStringLiteral("\n%1: %2 Us (%3%)")
+            text += QStringLiteral("\n%1: %2 us (%3%)")
                         .arg(QString::fromStdString(m_data->series[s]))
                         .arg(v, 0, 'f', 2)
                         .arg(100.0 * v / r->totalUs, 0, 'f', 2);

@@ -453,6 +453,10 @@ TfDataAnalysis computeTfData(const Trace &trace)
     else if (worst > 0)
         out.summary = "No tf.data input pipeline is slower than 50 us, but the job may still be "
                       "input bound if not all workers were captured.";
+    else if (!out.pipelines.empty())
+        // XProf judges host pipelines only; say why device ones alone give no verdict.
+        out.summary = "Only device-side tf.data pipelines were captured (no host input "
+                      "pipeline), so there is no input-bound verdict; they are listed below.";
     else
         out.summary = "No tf.data activity was captured: try a longer profile.";
     return out;

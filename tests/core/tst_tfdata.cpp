@@ -236,6 +236,7 @@ private slots:
                  TimePs(273'612'000));
         QVERIFY(a.bottlenecks.empty());
         QVERIFY(!a.inputBound);
+        QVERIFY(a.summary.find("Only device-side tf.data pipelines") != std::string::npos);
     }
 };
 

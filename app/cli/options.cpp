@@ -11,6 +11,14 @@ std::string ParsedArgs::value(const std::string &name, const std::string &fallba
     return it == values.end() ? fallback : it->second;
 }
 
+core::LoadOptions loadOptionsFrom(const ParsedArgs &args)
+{
+    core::LoadOptions options;
+    options.runName = args.value("run");
+    options.useCache = !args.has("no-cache");
+    return options;
+}
+
 bool parseArgs(int argc, char **argv, int first, const std::vector<OptionSpec> &specs,
                ParsedArgs *out, std::string *error)
 {

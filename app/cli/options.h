@@ -3,6 +3,8 @@
 // A small command-line parser: positional arguments plus --name / --name value / --name=value
 // options declared per command. No Qt (tracedesk-cli links the core library only).
 
+#include "core/io/loadoptions.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +32,9 @@ bool parseArgs(int argc, char **argv, int first, const std::vector<OptionSpec> &
 
 // Strict unsigned integer (digits only, optional k/M suffix as in 10M).
 bool parseCount(const std::string &text, unsigned long long *out);
+
+// The load options a profile-reading command takes: --run NAME and --no-cache.
+core::LoadOptions loadOptionsFrom(const ParsedArgs &args);
 
 // Exit codes.
 inline constexpr int kExitOk = 0;

@@ -127,13 +127,7 @@ int runPod(int argc, char **argv)
             return fail(read.message());
         data = std::make_shared<const PodViewerData>(std::move(read).value());
     } else {
-        core::LoadOptions options;
-        options.runName = args.value("run");
-        options.useCache = !args.has("no-cache");
-        auto source = core::resolveSource(path, options.runName);
-        if (!source)
-            return fail(source.message());
-        auto trace = core::loadResolved(source.value(), nullptr, options);
+        auto trace = core::loadTrace(path, nullptr, loadOptionsFrom(args));
         if (!trace)
             return fail(trace.message());
         AnalysisCache cache(trace.value());

@@ -43,13 +43,7 @@ core::Result<AnalysisCachePtr> loadFor(const char *command, int argc, char **arg
         return core::Error{std::string(command) + ": expected exactly one FILE or DIR", false};
     }
     *json = args.has("json");
-    core::LoadOptions options;
-    options.runName = args.value("run");
-    options.useCache = !args.has("no-cache");
-    auto source = core::resolveSource(args.positional.front(), options.runName);
-    if (!source)
-        return source.error();
-    auto trace = core::loadResolved(source.value(), nullptr, options);
+    auto trace = core::loadTrace(args.positional.front(), nullptr, loadOptionsFrom(args));
     if (!trace)
         return trace.error();
     auto cache = std::make_shared<AnalysisCache>(trace.value());

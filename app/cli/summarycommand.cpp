@@ -188,9 +188,7 @@ int runSummary(int argc, char **argv)
     if (args.positional.size() != 1)
         return fail("summary: expected exactly one FILE or DIR (try summary --help)", kExitUsage);
     const std::string path = args.positional.front();
-    core::LoadOptions options;
-    options.runName = args.value("run");
-    options.useCache = !args.has("no-cache");
+    const core::LoadOptions options = loadOptionsFrom(args);
     auto source = core::resolveSource(path, options.runName);
     if (!source)
         return fail(source.message());

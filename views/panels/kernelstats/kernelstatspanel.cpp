@@ -1,6 +1,7 @@
 #include "views/panels/kernelstats/kernelstatspanel.h"
 
 #include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
 #include "views/panels/kernelstats/kernelstatsmodel.h"
 #include "views/panels/opstats/tablecsv.h"
 #include "views/timeline/timelinestate.h"
@@ -32,19 +33,10 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     m_status = new QLabel(tr("No profile"), this);
 
     m_model = new KernelStatsModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(KernelStatsModel::kSortRole);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_proxy = makeTableProxy(m_model, KernelStatsModel::kSortRole, -1, this);
+    m_table = makeRowTable(m_proxy, this);
     m_table->sortByColumn(KernelStatsModel::TotalUs, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setDefaultSectionSize(90);
     m_table->setColumnWidth(KernelStatsModel::Rank, 50);
     m_table->setColumnWidth(KernelStatsModel::Kernel, 300);

@@ -1,5 +1,6 @@
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
 
+#include "views/panels/common/rowtable.h"
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
 #include "views/panels/opstats/tablecsv.h"
 
@@ -74,18 +75,10 @@ MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
     m_filter->setClearButtonEnabled(true);
     m_export = new QPushButton(tr("Export CSV..."), this);
     m_model = new MemoryBreakdownModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(MemoryBreakdownModel::kSortRole);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(MemoryBreakdownModel::OpName);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_proxy = makeTableProxy(m_model, MemoryBreakdownModel::kSortRole,
+                             MemoryBreakdownModel::OpName, this);
+    m_table = makeRowTable(m_proxy, this);
     m_table->sortByColumn(MemoryBreakdownModel::AllocationGiB, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
     m_table->setColumnWidth(MemoryBreakdownModel::OpName, 360);
     m_table->setColumnWidth(MemoryBreakdownModel::AllocationGiB, 150);
     m_table->setColumnWidth(MemoryBreakdownModel::RequestedGiB, 150);

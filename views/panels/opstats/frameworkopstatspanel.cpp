@@ -1,6 +1,7 @@
 #include "views/panels/opstats/frameworkopstatspanel.h"
 
 #include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
 #include "views/panels/opstats/frameworkopstatsmodel.h"
 #include "views/panels/opstats/piechartview.h"
 #include "views/panels/opstats/tablecsv.h"
@@ -38,19 +39,10 @@ FrameworkOpStatsPanel::FrameworkOpStatsPanel(QWidget *parent) : QWidget(parent)
     m_status = new QLabel(tr("No profile"), this);
 
     m_model = new FrameworkOpStatsModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(FrameworkOpStatsModel::kSortRole);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_proxy = makeTableProxy(m_model, FrameworkOpStatsModel::kSortRole, -1, this);
+    m_table = makeRowTable(m_proxy, this);
     m_table->sortByColumn(FrameworkOpStatsModel::Rank, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setDefaultSectionSize(95);
     m_table->setColumnWidth(FrameworkOpStatsModel::Rank, 50);

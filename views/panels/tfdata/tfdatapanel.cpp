@@ -1,6 +1,7 @@
 #include "views/panels/tfdata/tfdatapanel.h"
 
 #include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
 #include "views/panels/tfdata/tfdatagraphmodel.h"
 
 #include <QHeaderView>
@@ -51,14 +52,9 @@ TfDataPanel::TfDataPanel(QWidget *parent) : QWidget(parent)
                                             tr("Avg (us)"), tr("Max (us)"), tr("Bottleneck")});
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_pipelines);
-    m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
+    m_table = makeRowTable(m_proxy, this);
     m_table->sortByColumn(MaxUs, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(Host, 170);
 

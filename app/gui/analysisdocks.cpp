@@ -59,8 +59,13 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
     dock->setWidget(scroll);
     m_window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     m_docks.push_back(dock);
-    m_setters.push_back([panel](const core::analysis::AnalysisCachePtr &cache) {
-        panel->setAnalyses(cache);
+    m_panels.push_back({dock, [panel](const core::analysis::AnalysisCachePtr &cache) {
+                            panel->setAnalyses(cache);
+                        }, nullptr});
+    const size_t index = m_panels.size() - 1;
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, index](bool visible) {
+        if (visible)
+            deliver(m_panels[index]);
     });
     if constexpr (requires { panel->setTimelineState(m_timeline->state()); })
         panel->setTimelineState(m_timeline->state());
@@ -82,8 +87,18 @@ void AnalysisDocks::setTrace(core::TracePtr trace)
         if (auto seeded = core::legacy::seedFromLegacyRun(*m_cache); !seeded)
             qWarning("%s", seeded.message().c_str());
     }
-    for (const auto &set : m_setters)
-        set(m_cache);
+    for (PanelSlot &p : m_panels)
+        deliver(p);
+}
+
+void AnalysisDocks::deliver(PanelSlot &p)
+{
+    // A panel hidden behind another tab computes when it is first shown, not at every load: a
+    // large profile would otherwise run every analysis at once while the timeline starts up.
+    if (p.given == m_cache || (m_cache && !p.dock->isVisible()))
+        return;
+    p.given = m_cache;
+    p.setAnalyses(m_cache);
 }
 
 void AnalysisDocks::addToggleActions(QMenu *menu) const

@@ -34,7 +34,8 @@ class AnalysisDocks : public QObject
 public:
     AnalysisDocks(QMainWindow *window, views::TimelineWidget *timeline);
 
-    // A new cache for the trace (nullptr clears every panel). Panels compute lazily on workers.
+    // A new cache for the trace (nullptr clears every panel). Visible panels compute at once, on
+    // workers; a panel behind another tab when it is first shown.
     void setTrace(core::TracePtr trace);
     void addToggleActions(QMenu *menu) const;
 
@@ -57,7 +58,16 @@ private:
     views::TimelineWidget *m_timeline;
     core::analysis::AnalysisCachePtr m_cache;
     std::vector<QDockWidget *> m_docks;
-    std::vector<std::function<void(const core::analysis::AnalysisCachePtr &)>> m_setters;
+    // A panel, and the cache it was last handed (it computes once it has one).
+    struct PanelSlot
+    {
+        QDockWidget *dock;
+        std::function<void(const core::analysis::AnalysisCachePtr &)> setAnalyses;
+        core::analysis::AnalysisCachePtr given;
+    };
+    void deliver(PanelSlot &slot);
+
+    std::vector<PanelSlot> m_panels;
 };
 
 } // namespace tracedesk::app

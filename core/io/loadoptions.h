@@ -11,6 +11,9 @@ struct LoadOptions
     std::string runName;
     // A compressed input that expands past this is refused (decompression-bomb guard).
     uint64_t maxDecompressedBytes = uint64_t(16) << 30;
+    // The memory a load may take (core/io/memoryguard.h); 0 = what the machine has available
+    // when the load starts.
+    uint64_t memoryLimitBytes = 0;
     // Reuse / write the store cache.
     bool useCache = true;
     // Where the store cache lives; empty = $XDG_CACHE_HOME/tracedesk (or ~/.cache/tracedesk).

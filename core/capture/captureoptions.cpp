@@ -218,6 +218,8 @@ Result<bool> validateOptions(const CaptureOptions &options)
         return Error{"the number of retries cannot be negative"};
     if (options.logdir.empty())
         return Error{"no destination logdir given"};
+    if (options.maxParallelHosts < 0)
+        return Error{"the number of hosts captured at once cannot be negative"};
     tensorflow::ProfileOptions scratch;
     for (const AdvancedOption &o : options.advanced) {
         Result<bool> ok = applyOption(o, &scratch);
@@ -232,6 +234,23 @@ uint64_t sessionDeadlineMs(const CaptureOptions &options)
     if (options.deadlineMs > 0)
         return options.deadlineMs;
     return std::max(kGraceMs, 2 * options.durationMs) + options.delayMs;
+}
+
+size_t parallelHosts(const CaptureOptions &options)
+{
+    const size_t limit = options.maxParallelHosts > 0 ? size_t(options.maxParallelHosts)
+                                                      : size_t(kDefaultParallelHosts);
+    return std::max<size_t>(1, std::min(options.addresses.size(), limit));
+}
+
+uint64_t responseLimitBytes(const CaptureOptions &options, uint64_t availableBytes)
+{
+    if (options.maxResponseBytes > 0)
+        return std::min(options.maxResponseBytes, kMaxGrpcMessageBytes);
+    if (availableBytes == 0)
+        return kMaxGrpcMessageBytes;
+    const uint64_t share = availableBytes / 4 * 3 / parallelHosts(options);
+    return std::clamp<uint64_t>(share, 1, kMaxGrpcMessageBytes);
 }
 
 std::string runNameForTime(std::time_t time)

@@ -39,7 +39,18 @@ struct CaptureOptions
     std::string logdir;                   // the run lands in <logdir>/plugins/profile/<run>/
     std::string runName;                  // empty: local time %Y_%m_%d_%H_%M_%S
     uint64_t deadlineMs = 0;              // 0: sessionDeadlineMs(); tests use a short override
+    // Largest response accepted from one host. gRPC holds a whole response in memory before the
+    // client sees any of it, so this is what keeps a huge trace from exhausting memory: a larger
+    // one fails that host with a "too large" message. 0: responseLimitBytes() decides.
+    uint64_t maxResponseBytes = 0;
+    // Hosts captured at the same time, each on its own thread; the rest wait for a free slot.
+    // 0: kDefaultParallelHosts.
+    int maxParallelHosts = 0;
 };
+
+inline constexpr int kDefaultParallelHosts = 32;
+// gRPC's message size limit is an int: no response can be larger than this.
+inline constexpr uint64_t kMaxGrpcMessageBytes = 0x7fffffff;
 
 // Splits "a:1, b:2" on commas. Each entry must be host:port (IPv6 as [addr]:port, an optional
 // grpc:// prefix is dropped); duplicates are rejected.
@@ -56,6 +67,14 @@ Result<bool> validateOptions(const CaptureOptions &options);
 
 // max(60 s, 2 x duration) + delay: how long each call may take before it is abandoned.
 uint64_t sessionDeadlineMs(const CaptureOptions &options);
+
+// How many hosts run at the same time: min(addresses, maxParallelHosts or the default).
+size_t parallelHosts(const CaptureOptions &options);
+
+// The per-host receive limit: maxResponseBytes when set, else three quarters of
+// `availableBytes` shared by the hosts that run at the same time (no limit but gRPC's own when
+// `availableBytes` is 0, i.e. unknown). Never above kMaxGrpcMessageBytes.
+uint64_t responseLimitBytes(const CaptureOptions &options, uint64_t availableBytes);
 
 // Local time formatted %Y_%m_%d_%H_%M_%S, the run directory name used by TensorBoard and XProf.
 std::string runNameForTime(std::time_t time);

@@ -3,14 +3,16 @@
 #include "core/capture/capturefiles.h"
 #include "core/capture/capturetext.h"
 #include "core/capture/responsereader.h"
+#include "core/io/memoryguard.h"
 
 #include "profiler_service.grpc.pb.h"
 
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
-#include <climits>
+#include <cctype>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -39,6 +41,36 @@ bool retryableStatus(const grpc::Status &s)
            s.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
            (s.error_code() == grpc::StatusCode::UNKNOWN &&
             s.error_message().find("Stream removed") != std::string::npos);
+}
+
+// gRPC's own refusal of a response over the channel's receive limit ("Received message larger
+// than max (N vs. M)"); a server that cannot send says "Sent message ...", which stays a server
+// error.
+bool overReceiveLimit(const grpc::Status &s)
+{
+    return s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+           s.error_message().find("Received message larger than max") != std::string::npos;
+}
+
+// A status the client's transport made up because the connection broke mid-call, as opposed to
+// one the server sent. gRPC gives no flag for it; these are the texts its transports use.
+bool connectionBroke(const grpc::Status &s)
+{
+    const auto code = s.error_code();
+    if (code != grpc::StatusCode::UNAVAILABLE && code != grpc::StatusCode::UNKNOWN &&
+        code != grpc::StatusCode::INTERNAL)
+        return false;
+    std::string text = s.error_message();
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    static const char *const kTransportTexts[] = {
+        "socket closed", "connection reset", "broken pipe", "stream removed", "goaway",
+        "endpoint", "end of file", "eof", "transport closed", "connection closed"};
+    for (const char *t : kTransportTexts) {
+        if (text.find(t) != std::string::npos)
+            return true;
+    }
+    return false;
 }
 
 uint64_t nowNs()
@@ -87,6 +119,7 @@ struct CaptureSession::Impl
         HostProgress progress;
         HostOutcome outcome;
         grpc::ClientContext *active = nullptr;   // guarded by mutex; TryCancel target
+        bool lostConnection = false;   // an earlier attempt broke mid-call; own thread only
     };
 
     CaptureOptions options;
@@ -101,6 +134,7 @@ struct CaptureSession::Impl
     std::string runDir;
     std::string repositoryRoot;
     std::string sessionId;
+    uint64_t responseLimit = kMaxGrpcMessageBytes;
 
     void update(size_t i, const std::function<void(HostProgress &)> &fn)
     {
@@ -260,10 +294,17 @@ AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
     AttemptResult r;
     r.retryable = retryableStatus(status);
     FailureKind kind = FailureKind::ServerError;
-    if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+    if (status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
         kind = FailureKind::TimedOut;
-    else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !connected)
-        kind = FailureKind::Unreachable;
+    } else if (overReceiveLimit(status)) {
+        kind = FailureKind::TooLarge;   // the same trace would be refused again
+    } else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !connected) {
+        // Retrying a server that went away mid-call ends here; the earlier break is the story.
+        kind = hosts[i].lostConnection ? FailureKind::ConnectionLost : FailureKind::Unreachable;
+    } else if (connected && connectionBroke(status)) {
+        kind = FailureKind::ConnectionLost;
+        hosts[i].lostConnection = true;
+    }
     finish(i, CaptureState::Failed, kind, status, attempt);
     return r;
 }
@@ -373,6 +414,7 @@ void CaptureSession::Impl::describe(Host &h) const
     c.attempts = o.attempts;
     c.serverPath = o.serverPath;
     c.runDir = runDir;
+    c.limitBytes = responseLimit;
     o.message = failureText(o.failure, c);
 }
 
@@ -442,8 +484,10 @@ CaptureResult CaptureSession::run()
     d->repositoryRoot = (logdir / "plugins" / "profile").string();
 
     grpc::ChannelArguments args;
-    // XSpaces of hundreds of MB are common; gRPC's default limit is 4 MB.
-    args.SetMaxReceiveMessageSize(INT_MAX);
+    // XSpaces of hundreds of MB are common (gRPC's default limit is 4 MB), but gRPC holds a
+    // whole response in memory, so the limit is what the machine can give each host.
+    d->responseLimit = responseLimitBytes(d->options, availableMemoryBytes());
+    args.SetMaxReceiveMessageSize(int(d->responseLimit));
     // A private subchannel pool: an earlier failed connection's backoff must not leak in.
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     for (Impl::Host &h : d->hosts)
@@ -454,20 +498,36 @@ CaptureResult CaptureSession::run()
     for (size_t i = 0; i < d->hosts.size(); ++i)
         pending.push_back(i);
     const int maxAttempts = d->options.retries + 1;
+    const size_t parallel = parallelHosts(d->options);
     for (int attempt = 1; attempt <= maxAttempts && !pending.empty(); ++attempt) {
         std::vector<AttemptResult> results(d->hosts.size());
         size_t running = pending.size();
-        std::vector<std::thread> threads;
-        for (size_t i : pending) {
-            threads.emplace_back([this, i, attempt, &results, &running] {
-                results[i] = d->runHost(i, attempt);
+        std::atomic<size_t> nextHost{0};
+        // A fixed number of workers take hosts in order, so a flood of addresses never means a
+        // flood of threads.
+        auto worker = [this, attempt, &pending, &results, &running, &nextHost] {
+            for (;;) {
+                const size_t k = nextHost.fetch_add(1);
+                if (k >= pending.size())
+                    return;
+                const size_t i = pending[k];
+                if (d->cancelled.load() || d->stop.load()) {
+                    // Still waiting for a slot: it never started, so there is nothing to stop.
+                    d->finish(i, CaptureState::Cancelled, FailureKind::Cancelled,
+                              grpc::Status::CANCELLED, attempt);
+                } else {
+                    results[i] = d->runHost(i, attempt);
+                }
                 {
                     std::lock_guard lock(d->mutex);
                     --running;
                 }
                 d->changed.notify_all();
-            });
-        }
+            }
+        };
+        std::vector<std::thread> threads;
+        for (size_t w = 0; w < std::min(parallel, pending.size()); ++w)
+            threads.emplace_back(worker);
         std::unique_lock lock(d->mutex);
         while (running > 0) {
             d->changed.wait_for(lock, kTick, [&] { return running == 0; });

@@ -3,11 +3,17 @@
 // CaptureSession: one live capture from one or more profiler servers (FORMATS.md 3.4).
 //
 // run() blocks the calling thread for the whole capture. It reserves a fresh run directory,
-// starts one Profile call per address on its own thread (all in parallel), retries the round
+// starts one Profile call per address on its own thread (all in parallel, up to
+// parallelHosts(options) at a time: the others start as earlier hosts finish), retries the round
 // when every host came back empty or a host was unavailable, saves each returned XSpace as
 // `<run>/<host>.xplane.pb`, and returns one outcome per host. Each host moves through
 // Idle -> Connecting -> Capturing -> Receiving -> Saving -> Done, or ends Failed / Cancelled.
 //
+// Each response is held in memory by gRPC until it is complete, so it is capped
+// (responseLimitBytes): a larger one fails that host as TooLarge instead of exhausting memory.
+//
+// Threads: run() starts at most parallelHosts(options) threads of its own (32 by default), all
+// joined before it returns; gRPC adds its own small, bounded pool whatever the host count.
 // Thread rules: stopEarly(), cancel() and snapshot() may be called from any thread while run()
 // is in progress. The progress callback is only ever invoked on the thread that called run(),
 // about every 100 ms while it runs and once at the end. A session runs once.
@@ -35,6 +41,8 @@ enum class FailureKind {
     ServerSideFile,  // an older server saved the file on its own disk (see serverPath)
     SaveFailed,      // the trace arrived but could not be written locally
     Cancelled,
+    TooLarge,        // the response was over the receive limit (responseLimitBytes)
+    ConnectionLost,  // the connection broke after the call started (server exited or crashed)
 };
 
 const char *stateName(CaptureState state);

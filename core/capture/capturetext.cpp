@@ -1,5 +1,7 @@
 #include "core/capture/capturetext.h"
 
+#include "core/io/memoryguard.h"
+
 #include <cstdio>
 #include <iterator>
 
@@ -77,6 +79,17 @@ std::string failureText(FailureKind kind, const FailureContext &c)
                c.serverText;
     case FailureKind::Cancelled:
         return "Cancelled; nothing was saved for " + c.address + ".";
+    case FailureKind::TooLarge:
+        return "The trace from " + c.address + " is too large for the memory available: the "
+               "response is bigger than the " + formatBytes(c.limitBytes) + " this capture "
+               "can hold in memory for one host, so it was refused and nothing was saved. "
+               "Capture a shorter duration or lower tracer levels, capture fewer hosts at "
+               "once, or close other programs and try again." + detail;
+    case FailureKind::ConnectionLost:
+        return "The connection to " + c.address + " was lost before the whole trace arrived" +
+               attemptsText(c.attempts) + ": the program may have exited, crashed or been "
+               "stopped. Nothing was saved for this host; check that the program is still "
+               "running and capture again." + detail;
     }
     return {};
 }

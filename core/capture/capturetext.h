@@ -21,6 +21,7 @@ struct FailureContext
     int attempts = 1;
     std::string serverPath;     // ServerSideFile
     std::string runDir;         // ServerSideFile: where the file belongs locally
+    uint64_t limitBytes = 0;    // TooLarge: the receive limit
 };
 
 std::string failureText(FailureKind kind, const FailureContext &context);

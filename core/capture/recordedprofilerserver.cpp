@@ -5,6 +5,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <filesystem>
@@ -42,6 +43,7 @@ struct RecordedProfilerServer::Impl final : public tensorflow::ProfilerService::
     std::shared_ptr<const std::string> xspace;
     std::unique_ptr<grpc::Server> server;
     int boundPort = 0;
+    std::vector<int> extraBound;
 
     mutable std::mutex mutex;
     std::condition_variable wake;
@@ -193,9 +195,15 @@ Result<int> RecordedProfilerServer::start()
     grpc::ServerBuilder builder;
     const std::string listen = d->options.bindAddress + ":" + std::to_string(d->options.port);
     builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &d->boundPort);
+    d->extraBound.assign(size_t(std::max(0, d->options.extraPorts)), 0);
+    for (int &extra : d->extraBound)
+        builder.AddListeningPort(d->options.bindAddress + ":0", grpc::InsecureServerCredentials(),
+                                 &extra);
     builder.RegisterService(d.get());
     d->server = builder.BuildAndStart();
-    if (!d->server || d->boundPort == 0) {
+    const bool allBound = std::find(d->extraBound.begin(), d->extraBound.end(), 0) ==
+                          d->extraBound.end();
+    if (!d->server || d->boundPort == 0 || !allBound) {
         d->server.reset();
         return Error{"cannot listen on " + listen + " (port in use or address not local?)"};
     }
@@ -223,6 +231,14 @@ int RecordedProfilerServer::port() const { return d->boundPort; }
 std::string RecordedProfilerServer::address() const
 {
     return "127.0.0.1:" + std::to_string(d->boundPort);
+}
+
+std::vector<std::string> RecordedProfilerServer::addresses() const
+{
+    std::vector<std::string> out{address()};
+    for (int p : d->extraBound)
+        out.push_back("127.0.0.1:" + std::to_string(p));
+    return out;
 }
 
 int RecordedProfilerServer::profileCalls() const { return d->profileCalls.load(); }

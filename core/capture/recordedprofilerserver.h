@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tracedesk::core::capture {
 
@@ -29,6 +30,7 @@ struct ServeOptions
     std::string xspacePath;
     std::string bindAddress = "127.0.0.1";
     int port = 0;                     // 0: an ephemeral port, see RecordedProfilerServer::port()
+    int extraPorts = 0;               // more ephemeral ports, same service (many "hosts" at once)
     ServeMode mode = ServeMode::Trace;
     int modeCalls = -1;               // Profile calls that get `mode` before serving normally
     std::string failText = "profiler session failed (test server)";
@@ -53,6 +55,7 @@ public:
 
     int port() const;
     std::string address() const;          // "127.0.0.1:<port>"
+    std::vector<std::string> addresses() const;   // address() then one per extra port
     int profileCalls() const;
     int terminateCalls() const;
     int activeCalls() const;              // Profile calls in progress

@@ -17,10 +17,14 @@ class PieceCursor
 public:
     explicit PieceCursor(const std::vector<std::string_view> &pieces) : m_pieces(pieces)
     {
+        for (std::string_view p : pieces)
+            m_remaining += p.size();
         skipEmpty();
     }
 
     bool atEnd() const { return m_piece >= m_pieces.size(); }
+    // Bytes not read yet: a declared length beyond this is a lie, never an allocation size.
+    uint64_t remaining() const { return m_remaining; }
 
     bool byte(uint8_t *out)
     {
@@ -72,6 +76,7 @@ public:
 private:
     void advance(size_t n)
     {
+        m_remaining -= n;
         m_offset += n;
         if (m_offset >= m_pieces[m_piece].size()) {
             ++m_piece;
@@ -88,6 +93,7 @@ private:
     const std::vector<std::string_view> &m_pieces;
     size_t m_piece = 0;
     size_t m_offset = 0;
+    uint64_t m_remaining = 0;
 };
 
 // Skips a non-length-delimited field value of `wireType`.
@@ -160,7 +166,11 @@ Result<ResponseSummary> extractXSpace(const std::vector<std::string_view> &piece
     };
 
     PieceCursor c(pieces);
-    std::string legacyXSpace;
+    // The whole tool entry is kept (moved, not copied: it can be hundreds of MB) and the XSpace
+    // is the [legacyOffset, +legacySize) part of it.
+    std::string legacyEntry;
+    size_t legacyOffset = 0;
+    size_t legacySize = 0;
     bool legacyFound = false;
     while (!c.atEnd()) {
         uint64_t tag = 0;
@@ -189,6 +199,8 @@ Result<ResponseSummary> extractXSpace(const std::vector<std::string_view> &piece
                                                   : Error{"cannot write the trace"})
                                    : malformed;
         } else if (field == kToolData && size <= kMaxToolEntryBytes) {
+            if (size > c.remaining())
+                return malformed;
             std::string entry;
             entry.reserve(size_t(size));
             if (!c.take(size, [&](const char *p, size_t n) {
@@ -203,7 +215,9 @@ Result<ResponseSummary> extractXSpace(const std::vector<std::string_view> &piece
             summary.toolNames.push_back(name);
             if (name == "xplane.pb" && !legacyFound) {
                 legacyFound = true;
-                legacyXSpace.assign(data);
+                legacyOffset = data.empty() ? 0 : size_t(data.data() - entry.data());
+                legacySize = data.size();
+                legacyEntry = std::move(entry);
             }
         } else if (!c.skip(size)) {
             return malformed;
@@ -212,7 +226,7 @@ Result<ResponseSummary> extractXSpace(const std::vector<std::string_view> &piece
     if (!summary.hasXSpace && legacyFound) {
         summary.hasXSpace = true;
         summary.fromToolData = true;
-        if (!forward(legacyXSpace.data(), legacyXSpace.size()))
+        if (!forward(legacyEntry.data() + legacyOffset, legacySize))
             return cancelled() ? Error{"cancelled", true} : Error{"cannot write the trace"};
     }
     return summary;

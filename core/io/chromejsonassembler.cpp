@@ -75,6 +75,15 @@ bool numericArg(const ChromeArg &a, double *v)
     }
 }
 
+// b - a for b >= a without overflow (timestamps span nearly the whole int64 range).
+TimePs spanBetween(TimePs a, TimePs b)
+{
+    TimePs d = 0;
+    if (__builtin_sub_overflow(b, a, &d))
+        return b >= a ? std::numeric_limits<TimePs>::max() : std::numeric_limits<TimePs>::min();
+    return d;
+}
+
 } // namespace
 
 size_t ChromeJsonAssembler::Hash::operator()(const IdKey &k) const
@@ -250,6 +259,11 @@ void ChromeJsonAssembler::malformed(const char *problem)
     ++m_problems[problem];
 }
 
+void ChromeJsonAssembler::repaired(const char *problem)
+{
+    ++m_repairs[problem];
+}
+
 void ChromeJsonAssembler::event(const ChromeEvent &e)
 {
     if (e.isSentinel())
@@ -333,7 +347,12 @@ void ChromeJsonAssembler::end(const ChromeEvent &e)
     const Open open = t.stack.back();
     t.stack.pop_back();
     const ArgsRef args = mergeArgs(t.track, open.args, e);
-    addSlice(t.track, open.ts, e.ts - open.ts, open.kind, args);
+    TimePs dur = spanBetween(open.ts, e.ts);
+    if (dur < 0) {
+        ++m_endBeforeBegin;
+        dur = 0;
+    }
+    addSlice(t.track, open.ts, dur, open.kind, args);
 }
 
 uint32_t ChromeJsonAssembler::globalInstantTrack()
@@ -474,7 +493,12 @@ void ChromeJsonAssembler::asyncEvent(const ChromeEvent &e, char kind)
     }
     const Open o = open[at];
     open.erase(open.begin() + ptrdiff_t(at));
-    addSlice(o.track, o.ts, e.ts - o.ts, o.kind, mergeArgs(o.track, o.args, e));
+    TimePs dur = spanBetween(o.ts, e.ts);
+    if (dur < 0) {
+        ++m_endBeforeBegin;
+        dur = 0;
+    }
+    addSlice(o.track, o.ts, dur, o.kind, mergeArgs(o.track, o.args, e));
 }
 
 void ChromeJsonAssembler::flow(const ChromeEvent &e, char kind)
@@ -495,7 +519,7 @@ void ChromeJsonAssembler::finish()
 {
     auto closeAt = [&](const Open &o) {
         const TimePs last = std::max(o.ts, m_trackLast[o.track]);
-        addSlice(o.track, o.ts, last - o.ts, o.kind, o.args);
+        addSlice(o.track, o.ts, spanBetween(o.ts, last), o.kind, o.args);
     };
     for (Thread &t : m_threads) {
         for (const Open &o : t.stack) {
@@ -567,8 +591,13 @@ void ChromeJsonAssembler::summarise()
     warnCount(m_missingPh, "event(s) without \"ph\" skipped");
     warnCount(m_missingTs, "event(s) without \"ts\" skipped");
     warnCount(m_truncated, "event(s) cut off by the end of the file skipped");
+    if (m_unclosed && m_truncated == 0)
+        info.warn("the file ends before closing its event list (it may be cut short)");
     warnCount(m_missingDur, "complete (X) event(s) without \"dur\" shown as 0-length");
+    for (const auto &[problem, n] : m_repairs)
+        warnCount(n, std::string("event(s) kept with ") + problem);
     warnCount(m_unmatchedEnd, "end (E) event(s) without a matching begin (B) dropped");
+    warnCount(m_endBeforeBegin, "end event(s) earlier than their begin shown as 0-length");
     warnCount(m_unclosedBegin, "begin (B) event(s) never ended, closed at their thread's last timestamp");
     warnCount(m_unmatchedAsyncEnd, "async end event(s) without a matching begin dropped");
     warnCount(m_unclosedAsync, "async begin event(s) never ended, closed at their track's last timestamp");

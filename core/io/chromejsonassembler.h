@@ -9,8 +9,9 @@
 // it names, so names, sort indices and plane kinds are applied in finish().
 //
 // Design note (unmatched B/E): E pops the innermost open B of its thread; an E with nothing open
-// is counted and dropped. A B still open at the end is closed at the latest timestamp seen on
-// its track (0-length if nothing later), with one summary warning. Async begins are handled the
+// is counted and dropped; an E earlier than its B gives a 0-length slice at the B (counted). A B
+// still open at the end is closed at the latest timestamp seen on its track (0-length if nothing
+// later), with one summary warning. Async begins are handled the
 // same way on their async track. Event kinds are interned by (name, cat, plane).
 // One thread; finish() once, before TraceBuilder::build().
 
@@ -34,7 +35,10 @@ public:
 
     void event(const ChromeEvent &event) override;
     void malformed(const char *problem) override;
+    void repaired(const char *problem) override;
     void truncated() { ++m_truncated; }
+    // The text ended without closing its event array or top-level object.
+    void unclosed() { m_unclosed = true; }
     void finish();
 
     uint64_t eventCount() const { return m_events; }
@@ -144,11 +148,14 @@ private:
     std::map<std::string, uint64_t> m_otherPhases;
     std::map<std::string, uint64_t> m_unsupported;
     std::map<std::string, uint64_t> m_problems;
+    std::map<std::string, uint64_t> m_repairs;
     uint64_t m_truncated = 0;
+    bool m_unclosed = false;
     uint64_t m_missingDur = 0;
     uint64_t m_missingTs = 0;
     uint64_t m_missingPh = 0;
     uint64_t m_unmatchedEnd = 0;
+    uint64_t m_endBeforeBegin = 0;
     uint64_t m_unclosedBegin = 0;
     uint64_t m_unmatchedAsyncEnd = 0;
     uint64_t m_unclosedAsync = 0;

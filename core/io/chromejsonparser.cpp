@@ -24,6 +24,7 @@ constexpr int64_t kMaxMicros = 9000000000000;
 // Timestamps this far from 0 are epoch-based (Kineto): they are kept relative to the first one.
 constexpr int64_t kRebaseMicros = 1000000000000;
 
+const char kRepairedUtf8[] = "invalid UTF-8 in a name or an arg, shown as '?'";
 const char kBadPid[] = "\"pid\" or \"tid\" is neither a number nor a string";
 
 std::string_view trimRight(std::string_view t)
@@ -99,6 +100,56 @@ bool readId(od::value &v, JsonId *out)
         return false;
     out->kind = JsonId::Kind::Number;
     return true;
+}
+
+// Length of the well-formed UTF-8 sequence at p[0..n) (RFC 3629: no overlongs, no surrogates,
+// nothing past U+10FFFF), or 0 when it is not one.
+size_t utf8Sequence(const unsigned char *p, size_t n)
+{
+    const unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t len = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80;
+        hi = c == 0xed ? 0x9f : 0xbf;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80;
+        hi = c == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; ++k) {
+        if (p[k] < 0x80 || p[k] > 0xbf)
+            return 0;
+    }
+    return len;
+}
+
+// Replaces every byte that is not part of well-formed UTF-8 with '?', in place; the length (and
+// so every offset into the text) stays the same. Returns how many bytes were replaced.
+size_t repairUtf8(char *text, size_t size)
+{
+    auto *p = reinterpret_cast<unsigned char *>(text);
+    size_t replaced = 0;
+    for (size_t i = 0; i < size;) {
+        const size_t len = utf8Sequence(p + i, size - i);
+        if (len == 0) {
+            p[i++] = '?';
+            ++replaced;
+        } else {
+            i += len;
+        }
+    }
+    return replaced;
 }
 
 bool keyIs(const char *key, std::string_view literal)
@@ -214,8 +265,9 @@ struct ChromeJsonParser::Impl
             haveOrigin = true;
             originMicros = whole >= kRebaseMicros || whole <= -kRebaseMicros ? whole : 0;
         }
-        const int64_t rel = whole - originMicros;
-        if (rel > kMaxMicros || rel < -kMaxMicros) {
+        int64_t rel = 0;
+        if (__builtin_sub_overflow(whole, originMicros, &rel) || rel > kMaxMicros
+            || rel < -kMaxMicros) {
             event->ts = 0;
             return meta;
         }
@@ -435,16 +487,26 @@ void ChromeJsonParser::Impl::parseOne(std::string_view element, Sink &sink)
     load(one, 0, 1, false);
     od::document doc;
     od::object o;
-    if (parser.iterate(text.data(), text.size(), buffer.size()).get(doc) || doc.get_object().get(o)) {
+    auto error = parser.iterate(text.data(), text.size(), buffer.size()).get(doc);
+    bool repaired = false;
+    if (error == simdjson::UTF8_ERROR) {
+        // Names and args are shown, not interpreted: bad bytes become '?' and the event stays.
+        repaired = repairUtf8(buffer.data(), text.size()) > 0;
+        error = parser.iterate(text.data(), text.size(), buffer.size()).get(doc);
+    }
+    if (error || doc.get_object().get(o)) {
         sink.malformed(kBadJson);
         return;
     }
     ChromeEvent event;
     const char *problem = extract(o, &event);
-    if (problem)
+    if (problem) {
         sink.malformed(problem);
-    else
-        sink.event(event);
+        return;
+    }
+    if (repaired)
+        sink.repaired(kRepairedUtf8);
+    sink.event(event);
 }
 
 ChromeJsonParser::ChromeJsonParser() : d(std::make_unique<Impl>()) {}

@@ -26,6 +26,8 @@ public:
         virtual void event(const ChromeEvent &event) = 0;
         // `problem` is a static description ("not a JSON object", "\"ts\" is not a number", ...).
         virtual void malformed(const char *problem) = 0;
+        // The event that follows was kept after `problem` (a static description) was mended.
+        virtual void repaired(const char *problem) { (void)problem; }
     };
 
     ChromeJsonParser();

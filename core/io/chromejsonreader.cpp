@@ -4,8 +4,12 @@
 #include "core/io/chromejsonparser.h"
 #include "core/io/chromejsonscanner.h"
 #include "core/io/decompress.h"
+#include "core/io/memoryguard.h"
 #include "core/model/tracebuilder.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 namespace tracedesk::core {
@@ -16,28 +20,55 @@ namespace {
 // per-document cost, small enough that its index stays a few tens of megabytes.
 constexpr size_t kBatchBytes = size_t(4) << 20;
 
-} // namespace
+// Peak process growth per byte of JSON text while it is loaded, the text itself excluded.
+// Measured with `tracedesk-cli generate --format json` traces (1M and 4M events) loaded with
+// the store cache off: the peak grew by 1.9-2.3 bytes per JSON byte beyond the text, highest for
+// the smaller trace, where the builder's staging (sorted copies of each track before its rows
+// are built) weighs most. Traces of short events with many args or distinct names cost more per
+// byte, so the estimate doubles the worst measurement.
+constexpr uint64_t kPeakPerJsonByte = 5;
+// The parser's copy of one batch plus its index, and the fixed cost of an empty store.
+constexpr uint64_t kFixedOverhead = uint64_t(16) << 20;
 
-Result<std::shared_ptr<Trace>> readChromeJson(const std::string &path, LoadControl *control,
-                                              const LoadOptions &options)
+// How much JSON text fits `budget`; UINT64_MAX when the budget is unknown (0).
+uint64_t jsonBytesFor(uint64_t budget)
 {
-    LoadControl localControl;
-    if (!control)
-        control = &localControl;
+    if (budget == 0)
+        return UINT64_MAX;
+    return budget > kFixedOverhead ? (budget - kFixedOverhead) / (1 + kPeakPerJsonByte) : 0;
+}
 
-    // Progress: the first half is reading/decompressing (compressed bytes), the second half is
-    // parsing (position in the decompressed text, scaled to the same unit).
-    auto contents = readWholeFile(path, control, options.maxDecompressedBytes);
-    if (!contents)
-        return contents.error();
-    const uint64_t fileBytes = contents.value().fileBytes;
+// The decompressed-size limit: the caller's, or lower when the memory guard allows less.
+DecompressLimit decompressLimit(const MemoryGuard &guard, const LoadOptions &options)
+{
+    DecompressLimit limit{options.maxDecompressedBytes, {}};
+    const uint64_t fits = jsonBytesFor(guard.budget());
+    if (fits < limit.bytes) {
+        limit.bytes = fits;
+        limit.reason = "more than the memory available can hold (" + formatBytes(guard.budget())
+                       + " allows about " + formatBytes(fits) + " of trace JSON); "
+                       + std::string(kSuggestSmallerTrace);
+    }
+    return limit;
+}
+
+Result<bool> admitText(const MemoryGuard &guard, const std::string &name, uint64_t jsonBytes)
+{
+    return guard.admit(name, chromeJsonLoadEstimate(jsonBytes), kSuggestSmallerTrace);
+}
+
+// Parses the (decompressed) text into a trace; the guard's growth check runs between batches.
+Result<std::shared_ptr<Trace>> parseText(const std::string &name, const FileContents &contents,
+                                         const MemoryGuard &guard, LoadControl *control)
+{
+    const uint64_t fileBytes = contents.fileBytes;
     control->addTotal(2 * fileBytes);
-    const std::string_view text = contents.value().buffer.view();
+    const std::string_view text = contents.buffer.view();
 
     ChromeJsonScanner scanner(text);
     std::string problem;
     if (!scanner.start(&problem))
-        return fileError(path, problem);
+        return fileError(name, problem);
 
     TraceBuilder builder;
     ChromeJsonAssembler assembler(builder);
@@ -64,23 +95,92 @@ Result<std::shared_ptr<Trace>> readChromeJson(const std::string &path, LoadContr
         }
         if (control->cancelRequested())
             return Result<std::shared_ptr<Trace>>::cancelled();
+        if (auto fits = guard.checkGrowth(name, kSuggestSmallerTrace); !fits)
+            return fits.error();
     }
     if (step == ChromeJsonScanner::Step::Truncated)
         assembler.truncated();
     if (reported < fileBytes)
         control->addDone(fileBytes - reported);
     scanner.finishTopLevel();
+    if (!scanner.closed())
+        assembler.unclosed();
     assembler.finish();
+    if (auto fits = guard.checkGrowth(name, kSuggestSmallerTrace); !fits)
+        return fits.error();
 
     LoadInfo &info = builder.info();
     info.format = "chrome-json";
-    info.sources = {path};
+    info.sources = {name};
     info.sourceBytes = fileBytes;
 
     std::shared_ptr<Trace> trace = builder.build(control);
     if (!trace)
         return Result<std::shared_ptr<Trace>>::cancelled();
     return trace;
+}
+
+Result<std::shared_ptr<Trace>> loadContents(const std::string &name,
+                                            Result<FileContents> contents,
+                                            const MemoryGuard &guard, LoadControl *control)
+{
+    if (!contents)
+        return contents.error();
+    // A plain file may have grown since it was admitted; a decompressed one is known only now.
+    if (auto fits = admitText(guard, name, contents.value().buffer.size()); !fits)
+        return fits.error();
+    return parseText(name, contents.value(), guard, control);
+}
+
+} // namespace
+
+uint64_t chromeJsonLoadEstimate(uint64_t jsonBytes)
+{
+    const uint64_t cap = (UINT64_MAX - kFixedOverhead) / (1 + kPeakPerJsonByte);
+    return std::min(jsonBytes, cap) * (1 + kPeakPerJsonByte) + kFixedOverhead;
+}
+
+Result<std::shared_ptr<Trace>> readChromeJson(const std::string &path, LoadControl *control,
+                                              const LoadOptions &options)
+{
+    LoadControl localControl;
+    if (!control)
+        control = &localControl;
+    const MemoryGuard guard(options.memoryLimitBytes);
+
+    // A plain file is checked against the guard before it is read into memory.
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
+        const uint64_t size = std::filesystem::file_size(path, ec);
+        char magic[4] = {};
+        std::ifstream in(path, std::ios::binary);
+        in.read(magic, sizeof magic);
+        if (!ec && detectCompression(magic, size_t(in.gcount())) == Compression::None) {
+            if (auto fits = admitText(guard, path, size); !fits)
+                return fits.error();
+        }
+    }
+    // Progress: the first half is reading/decompressing (compressed bytes), the second half is
+    // parsing (position in the decompressed text, scaled to the same unit).
+    return loadContents(path, readWholeFile(path, control, decompressLimit(guard, options)),
+                        guard, control);
+}
+
+Result<std::shared_ptr<Trace>> readChromeJsonBytes(const std::string &name, const void *data,
+                                                   size_t size, LoadControl *control,
+                                                   const LoadOptions &options)
+{
+    LoadControl localControl;
+    if (!control)
+        control = &localControl;
+    const MemoryGuard guard(options.memoryLimitBytes);
+    if (detectCompression(data, size) == Compression::None) {
+        if (auto fits = admitText(guard, name, size); !fits)
+            return fits.error();
+    }
+    return loadContents(name,
+                        readWholeBuffer(name, data, size, control, decompressLimit(guard, options)),
+                        guard, control);
 }
 
 } // namespace tracedesk::core

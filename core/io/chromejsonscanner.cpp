@@ -188,6 +188,7 @@ ChromeJsonScanner::Step ChromeJsonScanner::next(std::string_view *element)
     }
     if (m_text[i] == ']') {
         m_pos = i + 1;
+        m_arrayClosed = true;
         return Step::End;
     }
     const size_t e = skipValue(m_text, i);
@@ -213,6 +214,7 @@ void ChromeJsonScanner::finishTopLevel()
         noteTopLevelValue(key, begin, end);
         m_pos = end;
     }
+    m_objectClosed = m_pos < m_text.size() && m_text[m_pos] == '}';
 }
 
 } // namespace tracedesk::core

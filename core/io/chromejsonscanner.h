@@ -34,6 +34,9 @@ public:
     void finishTopLevel();
 
     Form form() const { return m_form; }
+    // After finishTopLevel(): whether the text closed what it opened (the event array and, in the
+    // object form, the top-level object). A bare array may legitimately omit its ']'.
+    bool closed() const { return m_arrayClosed && (m_form == Form::Array || m_objectClosed); }
     size_t position() const { return m_pos; }
     const std::string &displayTimeUnit() const { return m_displayTimeUnit; }
 
@@ -52,6 +55,8 @@ private:
     size_t m_pos = 0;
     Form m_form = Form::Array;
     std::string m_displayTimeUnit;
+    bool m_arrayClosed = false;
+    bool m_objectClosed = false;
 };
 
 } // namespace tracedesk::core

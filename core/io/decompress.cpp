@@ -1,7 +1,13 @@
 #include "core/io/decompress.h"
 
+#include "core/io/memoryguard.h"
+
 #include <zlib.h>
 #include <zstd.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,11 +24,66 @@ namespace {
 
 constexpr size_t kChunk = size_t(1) << 20;
 
-struct FileCloser
+// Where the (possibly compressed) bytes come from: a file descriptor or memory.
+class ByteSource
 {
-    void operator()(FILE *f) const { std::fclose(f); }
+public:
+    virtual ~ByteSource() = default;
+    // Fills `buf` with up to `n` bytes; fewer only at the end. Sets *failed on a read error.
+    virtual size_t read(char *buf, size_t n, bool *failed) = 0;
 };
-using FilePtr = std::unique_ptr<FILE, FileCloser>;
+
+class FdSource : public ByteSource
+{
+public:
+    explicit FdSource(int fd) : m_fd(fd) {}
+    ~FdSource() override { ::close(m_fd); }
+    FdSource(const FdSource &) = delete;
+    FdSource &operator=(const FdSource &) = delete;
+
+    size_t read(char *buf, size_t n, bool *failed) override
+    {
+        size_t got = 0;
+        while (got < n) {
+            const ssize_t r = ::read(m_fd, buf + got, n - got);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                *failed = true;
+                break;
+            }
+            if (r == 0)
+                break;
+            got += size_t(r);
+        }
+        return got;
+    }
+
+private:
+    int m_fd;
+};
+
+class MemorySource : public ByteSource
+{
+public:
+    MemorySource(const void *data, size_t size)
+        : m_data(static_cast<const char *>(data)), m_left(size)
+    {}
+
+    size_t read(char *buf, size_t n, bool *) override
+    {
+        const size_t got = std::min(n, m_left);
+        if (got > 0)
+            std::memcpy(buf, m_data, got);
+        m_data += got;
+        m_left -= got;
+        return got;
+    }
+
+private:
+    const char *m_data;
+    size_t m_left;
+};
 
 // Grows `out` for another chunk of decompressed output, never past limit + 1 so that an
 // over-long stream is noticed without allocating its whole expansion.
@@ -38,41 +99,46 @@ bool growFor(PaddedBuffer &out, size_t used, uint64_t limit)
     return out.reserve(size_t(want));
 }
 
-std::string limitMessage(uint64_t limit)
+std::string limitMessage(const DecompressLimit &limit, uint64_t declared = kUnknownSize)
 {
-    return "expands past " + std::to_string(limit) + " bytes (limit)";
+    if (limit.reason.empty())
+        return "expands past " + std::to_string(limit.bytes) + " bytes (limit)";
+    if (declared != kUnknownSize)
+        return "declares " + formatBytes(declared) + " when decompressed, " + limit.reason;
+    return "expands past " + formatBytes(limit.bytes) + " when decompressed, " + limit.reason;
 }
 
-// Feeds the file to `step` one chunk at a time; `step(in, n, last)` returns an empty string to
-// go on, or an error problem.
+// Feeds the source to `step` one chunk at a time; `step(in, n)` returns an empty string to go
+// on, or an error problem.
 template<typename Step>
-std::string pumpFile(FILE *file, LoadControl *control, Step &&step)
+std::string pump(ByteSource &source, LoadControl *control, Step &&step)
 {
     std::vector<char> chunk(kChunk);
     for (;;) {
         if (control && control->cancelRequested())
             return "cancelled";
-        const size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
-        if (n == 0 && std::ferror(file))
+        bool failed = false;
+        const size_t n = source.read(chunk.data(), chunk.size(), &failed);
+        if (failed)
             return "read failed";
-        const bool last = n < chunk.size();
-        if (std::string problem = step(chunk.data(), n, last); !problem.empty())
+        if (std::string problem = step(chunk.data(), n); !problem.empty())
             return problem;
         if (control)
             control->addDone(n);
-        if (last)
+        if (n < chunk.size())
             return {};
     }
 }
 
-std::string inflateGzip(FILE *file, LoadControl *control, uint64_t limit, PaddedBuffer &out)
+std::string inflateGzip(ByteSource &source, LoadControl *control, const DecompressLimit &limit,
+                        PaddedBuffer &out)
 {
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 16) != Z_OK)
         return "cannot initialise gzip decoder";
     size_t used = 0;
     bool streamEnded = false;
-    std::string problem = pumpFile(file, control, [&](const char *in, size_t n, bool) {
+    std::string problem = pump(source, control, [&](const char *in, size_t n) {
         zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in));
         zs.avail_in = uInt(n);
         while (zs.avail_in > 0) {
@@ -86,7 +152,7 @@ std::string inflateGzip(FILE *file, LoadControl *control, uint64_t limit, Padded
                     break;
                 }
             }
-            if (!growFor(out, used, limit))
+            if (!growFor(out, used, limit.bytes))
                 return std::string("out of memory");
             if (used >= out.capacity())
                 return limitMessage(limit);
@@ -95,7 +161,7 @@ std::string inflateGzip(FILE *file, LoadControl *control, uint64_t limit, Padded
             zs.avail_out = uInt(room);
             const int rc = inflate(&zs, Z_NO_FLUSH);
             used += room - zs.avail_out;
-            if (used > limit)
+            if (used > limit.bytes)
                 return limitMessage(limit);
             if (rc == Z_STREAM_END)
                 streamEnded = true;
@@ -113,17 +179,26 @@ std::string inflateGzip(FILE *file, LoadControl *control, uint64_t limit, Padded
     return problem;
 }
 
-std::string decompressZstd(FILE *file, LoadControl *control, uint64_t limit, PaddedBuffer &out)
+std::string decompressZstd(ByteSource &source, LoadControl *control, const DecompressLimit &limit,
+                           PaddedBuffer &out)
 {
     ZSTD_DCtx *ctx = ZSTD_createDCtx();
     if (!ctx)
         return "cannot initialise zstd decoder";
     size_t used = 0;
     size_t lastRc = 0;
-    std::string problem = pumpFile(file, control, [&](const char *in, size_t n, bool) {
+    bool first = true;
+    std::string problem = pump(source, control, [&](const char *in, size_t n) {
+        if (first) {
+            // A frame that says up front it is too big is refused before anything is allocated.
+            first = false;
+            const uint64_t declared = declaredContentSize(in, n);
+            if (declared != kUnknownSize && declared > limit.bytes)
+                return limitMessage(limit, declared);
+        }
         ZSTD_inBuffer input{in, n, 0};
         while (input.pos < input.size) {
-            if (!growFor(out, used, limit))
+            if (!growFor(out, used, limit.bytes))
                 return std::string("out of memory");
             if (used >= out.capacity())
                 return limitMessage(limit);
@@ -132,14 +207,14 @@ std::string decompressZstd(FILE *file, LoadControl *control, uint64_t limit, Pad
             used += output.pos;
             if (ZSTD_isError(lastRc))
                 return std::string("corrupt zstd data (") + ZSTD_getErrorName(lastRc) + ")";
-            if (used > limit)
+            if (used > limit.bytes)
                 return limitMessage(limit);
         }
         return std::string();
     });
     // Drain output the decoder still holds once the input is exhausted.
     while (problem.empty() && lastRc != 0) {
-        if (!growFor(out, used, limit)) {
+        if (!growFor(out, used, limit.bytes)) {
             problem = "out of memory";
             break;
         }
@@ -153,7 +228,7 @@ std::string decompressZstd(FILE *file, LoadControl *control, uint64_t limit, Pad
         used += output.pos;
         if (ZSTD_isError(lastRc))
             problem = std::string("corrupt zstd data (") + ZSTD_getErrorName(lastRc) + ")";
-        else if (used > limit)
+        else if (used > limit.bytes)
             problem = limitMessage(limit);
         else if (output.pos == 0 && lastRc != 0)
             problem = "truncated zstd data (the frame ends early)";
@@ -161,6 +236,108 @@ std::string decompressZstd(FILE *file, LoadControl *control, uint64_t limit, Pad
     ZSTD_freeDCtx(ctx);
     out.setSize(used);
     return problem;
+}
+
+// Plain text: read as is, up to where the source ends. A source that keeps growing (a file being
+// written) stops at `cap`.
+std::string readPlain(ByteSource &source, LoadControl *control, uint64_t sizeHint, uint64_t cap,
+                      const DecompressLimit &limit, PaddedBuffer &out)
+{
+    // One spare byte lets the read loop see the end without growing the buffer.
+    const uint64_t first = std::min<uint64_t>(sizeHint, cap) + 1;
+    if (first > SIZE_MAX / 2 || !out.reserve(size_t(first)))
+        return "out of memory reading " + std::to_string(sizeHint) + " bytes";
+    size_t used = 0;
+    std::string problem;
+    for (;;) {
+        if (control && control->cancelRequested()) {
+            problem = "cancelled";
+            break;
+        }
+        if (used > cap) {
+            problem = limit.reason.empty()
+                          ? "grew past " + std::to_string(cap) + " bytes while being read (limit)"
+                          : "grew past " + formatBytes(cap) + " while being read, " + limit.reason;
+            break;
+        }
+        if (used == out.capacity() && !out.reserve(used + kChunk)) {
+            problem = "out of memory";
+            break;
+        }
+        const size_t want = std::min(kChunk, out.capacity() - used);
+        bool failed = false;
+        const size_t n = source.read(out.writableData() + used, want, &failed);
+        used += n;
+        if (control)
+            control->addDone(n);
+        if (failed) {
+            problem = "read failed";
+            break;
+        }
+        if (n < want)
+            break;
+    }
+    out.setSize(used);
+    return problem;
+}
+
+Result<FileContents> readSource(const std::string &name, ByteSource &source, uint64_t sizeHint,
+                                LoadControl *control, const DecompressLimit &limit)
+{
+    FileContents result;
+    result.fileBytes = sizeHint;
+    std::string problem;
+    PaddedBuffer &out = result.buffer;
+    // The magic is peeked through a small prefix source so every reader sees the whole stream.
+    char magic[4] = {};
+    bool failed = false;
+    const size_t magicBytes = source.read(magic, sizeof magic, &failed);
+    if (failed)
+        return fileError(name, "read failed");
+    result.compression = detectCompression(magic, magicBytes);
+
+    class PrefixedSource : public ByteSource
+    {
+    public:
+        PrefixedSource(const char *prefix, size_t n, ByteSource &rest)
+            : m_prefix(prefix), m_left(n), m_rest(rest)
+        {}
+        size_t read(char *buf, size_t n, bool *readFailed) override
+        {
+            const size_t head = std::min(n, m_left);
+            std::memcpy(buf, m_prefix, head);
+            m_prefix += head;
+            m_left -= head;
+            if (head == n)
+                return head;
+            return head + m_rest.read(buf + head, n - head, readFailed);
+        }
+
+    private:
+        const char *m_prefix;
+        size_t m_left;
+        ByteSource &m_rest;
+    };
+    PrefixedSource whole(magic, magicBytes, source);
+
+    switch (result.compression) {
+    case Compression::Gzip:
+        problem = inflateGzip(whole, control, limit, out);
+        break;
+    case Compression::Zstd:
+        problem = decompressZstd(whole, control, limit, out);
+        break;
+    case Compression::None:
+        problem = readPlain(whole, control, sizeHint, std::max(limit.bytes, sizeHint), limit, out);
+        break;
+    }
+    if (problem == "cancelled")
+        return Result<FileContents>::cancelled();
+    if (!problem.empty())
+        return fileError(name, problem);
+    if (result.compression == Compression::None)
+        result.fileBytes = out.size();
+    return result;
 }
 
 } // namespace
@@ -219,68 +396,47 @@ void PaddedBuffer::setSize(size_t size)
     std::memset(m_data + m_size, 0, kPadding);
 }
 
+uint64_t declaredContentSize(const void *data, size_t size)
+{
+    if (detectCompression(data, size) != Compression::Zstd)
+        return kUnknownSize;
+    const unsigned long long n = ZSTD_getFrameContentSize(data, size);
+    if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR)
+        return kUnknownSize;
+    return uint64_t(n);
+}
+
 Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
                                    uint64_t maxDecompressedBytes)
 {
-    FilePtr file(std::fopen(path.c_str(), "rb"));
-    if (!file)
-        return fileError(path, std::string("cannot open (") + std::strerror(errno) + ")");
-    FileContents result;
-    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
-        const long end = std::ftell(file.get());
-        result.fileBytes = end > 0 ? uint64_t(end) : 0;
-        std::fseek(file.get(), 0, SEEK_SET);
-    }
-    unsigned char magic[4] = {};
-    const size_t magicBytes = std::fread(magic, 1, sizeof magic, file.get());
-    std::fseek(file.get(), 0, SEEK_SET);
-    result.compression = detectCompression(magic, magicBytes);
+    return readWholeFile(path, control, DecompressLimit{maxDecompressedBytes, {}});
+}
 
-    std::string problem;
-    PaddedBuffer &out = result.buffer;
-    switch (result.compression) {
-    case Compression::Gzip:
-        problem = inflateGzip(file.get(), control, maxDecompressedBytes, out);
-        break;
-    case Compression::Zstd:
-        problem = decompressZstd(file.get(), control, maxDecompressedBytes, out);
-        break;
-    case Compression::None: {
-        // One spare byte lets the read loop see the end of file without growing the buffer.
-        if (!out.reserve(size_t(result.fileBytes) + 1))
-            return fileError(path, "out of memory reading " + std::to_string(result.fileBytes)
-                                       + " bytes");
-        size_t used = 0;
-        for (;;) {
-            if (control && control->cancelRequested()) {
-                problem = "cancelled";
-                break;
-            }
-            // The file may have grown since its size was taken.
-            if (used == out.capacity() && !out.reserve(used + kChunk)) {
-                problem = "out of memory";
-                break;
-            }
-            const size_t want = std::min(kChunk, out.capacity() - used);
-            const size_t n = std::fread(out.writableData() + used, 1, want, file.get());
-            used += n;
-            if (control)
-                control->addDone(n);
-            if (n < want) {
-                if (std::ferror(file.get()))
-                    problem = "read failed";
-                break;
-            }
-        }
-        out.setSize(used);
-        break;
-    }
-    }
-    if (problem == "cancelled")
-        return Result<FileContents>::cancelled();
-    if (!problem.empty())
-        return fileError(path, problem);
-    return result;
+Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
+                                   const DecompressLimit &limit)
+{
+    // Non-blocking open: a FIFO must not hang the load before it is refused below.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return fileError(path, std::string("cannot open (") + std::strerror(errno) + ")");
+    FdSource source(fd);
+    struct stat st{};
+    if (::fstat(fd, &st) != 0)
+        return fileError(path, std::string("cannot open (") + std::strerror(errno) + ")");
+    if (!S_ISREG(st.st_mode))
+        return fileError(path, S_ISDIR(st.st_mode) ? "is a folder, not a file"
+                                                   : "is not a regular file");
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return readSource(path, source, st.st_size > 0 ? uint64_t(st.st_size) : 0, control, limit);
+}
+
+Result<FileContents> readWholeBuffer(const std::string &name, const void *data, size_t size,
+                                     LoadControl *control, const DecompressLimit &limit)
+{
+    MemorySource source(data, size);
+    return readSource(name, source, size, control, limit);
 }
 
 } // namespace tracedesk::core

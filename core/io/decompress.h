@@ -56,6 +56,23 @@ private:
     size_t m_capacity = 0;   // usable bytes, padding excluded
 };
 
+// What a compressed stream's first bytes declare its decompressed size to be: a zstd frame
+// header may carry it (a lie costs nothing, so it is only ever used to refuse early); gzip keeps
+// only the last member's size modulo 4 GiB at its end, which proves nothing. kUnknownSize when
+// nothing is declared.
+inline constexpr uint64_t kUnknownSize = UINT64_MAX;
+uint64_t declaredContentSize(const void *data, size_t size);
+
+// How far a compressed input may expand, and how to word the refusal.
+struct DecompressLimit
+{
+    uint64_t bytes = UINT64_MAX;
+    // Empty: "expands past N bytes (limit)". Otherwise the refusal reads "expands past <N> when
+    // decompressed, <reason>" (or "declares <M> when decompressed, <reason>" when a zstd header
+    // already says so), e.g. reason = "more than the memory available to load it (...)".
+    std::string reason;
+};
+
 struct FileContents
 {
     PaddedBuffer buffer;
@@ -65,7 +82,14 @@ struct FileContents
 
 // Reads and, when needed, decompresses the whole file. Errors name the file: unreadable,
 // truncated or corrupt gzip/zstd data, "expands past N bytes (limit)", cancelled.
+// Only regular files are read (a folder, a FIFO or a device is refused without blocking). A
+// file that grows while it is read is read up to where it ends then, but never past the limit.
 Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
                                    uint64_t maxDecompressedBytes);
+Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
+                                   const DecompressLimit &limit);
+// The same over bytes already in memory (fuzzing, tests); `name` stands for the file in errors.
+Result<FileContents> readWholeBuffer(const std::string &name, const void *data, size_t size,
+                                     LoadControl *control, const DecompressLimit &limit);
 
 } // namespace tracedesk::core

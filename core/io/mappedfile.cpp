@@ -13,7 +13,8 @@
 namespace tracedesk::core {
 
 MappedFile::MappedFile(MappedFile &&other) noexcept
-    : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0))
+    : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)),
+      m_borrowed(std::exchange(other.m_borrowed, false))
 {}
 
 MappedFile &MappedFile::operator=(MappedFile &&other) noexcept
@@ -22,6 +23,7 @@ MappedFile &MappedFile::operator=(MappedFile &&other) noexcept
         reset();
         m_data = std::exchange(other.m_data, nullptr);
         m_size = std::exchange(other.m_size, 0);
+        m_borrowed = std::exchange(other.m_borrowed, false);
     }
     return *this;
 }
@@ -33,14 +35,29 @@ MappedFile::~MappedFile()
 
 void MappedFile::reset()
 {
-    if (m_data && m_size > 0)
+    if (m_data && m_size > 0 && !m_borrowed)
         ::munmap(const_cast<uint8_t *>(m_data), m_size);
     m_data = nullptr;
     m_size = 0;
+    m_borrowed = false;
+}
+
+MappedFile MappedFile::borrow(std::string_view bytes)
+{
+    MappedFile file;
+    if (!bytes.empty()) {
+        file.m_data = reinterpret_cast<const uint8_t *>(bytes.data());
+        file.m_size = bytes.size();
+        file.m_borrowed = true;
+    }
+    return file;
 }
 
 void MappedFile::release(const uint8_t *begin, const uint8_t *end) const
 {
+    // Dropping pages of memory this object does not own would zero someone else's data.
+    if (m_borrowed)
+        return;
     static const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
     begin = std::max(begin, m_data);
     end = std::min(end, m_data + m_size);

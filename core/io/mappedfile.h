@@ -5,7 +5,8 @@
 // Owns the mapping and unmaps it on destruction; move-only. The bytes stay valid, unchanged by
 // this process, for the object's life, so readers can hand out string_views into them. An empty
 // file opens fine with size() == 0 and no mapping (mmap cannot map zero bytes). Read-only after
-// open(), so any number of threads may read the bytes at once.
+// open(), so any number of threads may read the bytes at once. A borrowed MappedFile (borrow())
+// only views bytes someone else owns, which must outlive it; it never unmaps or releases them.
 
 #include "core/base/result.h"
 
@@ -28,6 +29,8 @@ public:
 
     // Errors name the file: cannot be opened, is not a regular file, cannot be mapped.
     static Result<MappedFile> open(const std::string &path);
+    // A view of bytes already in memory (fuzzing, tests), read exactly like a mapped file.
+    static MappedFile borrow(std::string_view bytes);
 
     const uint8_t *data() const { return m_data; }
     size_t size() const { return m_size; }
@@ -42,6 +45,7 @@ private:
     void reset();
     const uint8_t *m_data = nullptr;
     size_t m_size = 0;
+    bool m_borrowed = false;
 };
 
 } // namespace tracedesk::core

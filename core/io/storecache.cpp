@@ -2,11 +2,14 @@
 
 #include "core/io/storefile.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
@@ -100,16 +103,40 @@ std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
     return std::move(loaded).value();
 }
 
+void removeStaleCacheTemporaries(const std::string &dir)
+{
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const size_t mark = name.find(".tdstore.tmp-");
+        if (mark == std::string::npos)
+            continue;
+        // The writer's pid follows the mark (storefilewriter.cpp, temporaryPathFor()).
+        const char *digits = name.c_str() + mark + std::strlen(".tdstore.tmp-");
+        char *after = nullptr;
+        const long pid = std::strtol(digits, &after, 10);
+        if (after == digits || pid <= 0)
+            continue;
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue; // still being written (or not ours to judge)
+        std::error_code rec;
+        if (it->is_regular_file(rec))
+            fs::remove(it->path(), rec);
+    }
+}
+
 void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
-                     const LoadOptions &options)
+                     const LoadOptions &options, const std::string &expectedCacheFile)
 {
     const std::string path = cacheFileFor(sources, options);
-    if (path.empty())
+    if (path.empty() || (!expectedCacheFile.empty() && path != expectedCacheFile))
         return;
     std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
+    const fs::path dir = fs::path(path).parent_path();
+    fs::create_directories(dir, ec);
     if (ec)
         return;
+    removeStaleCacheTemporaries(dir.string());
     (void)writeStoreFile(trace, path);
 }
 

@@ -27,7 +27,13 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
 // Loader-facing helpers: silent on any failure.
 std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
                                        const LoadOptions &options, LoadControl *control);
+// `expectedCacheFile`, when given, is cacheFileFor() taken before the sources were read: the
+// trace is only saved when the sources still have that identity (a file appended to during the
+// load must not be cached under its new size with the old contents). Temporary files left by
+// writers that died are removed here.
 void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
-                     const LoadOptions &options);
+                     const LoadOptions &options, const std::string &expectedCacheFile = {});
+// Removes `*.tdstore.tmp-<pid>-<n>` files in `dir` whose writing process no longer runs.
+void removeStaleCacheTemporaries(const std::string &dir);
 
 } // namespace tracedesk::core

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace tracedesk::core {
@@ -280,6 +281,9 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
         ok = std::fwrite(compressed[i].data(), 1, compressed[i].size(), f) == compressed[i].size();
         std::vector<uint8_t>().swap(compressed[i]);
     }
+    // The bytes must be on disk before the rename makes them the entry: after a crash or power
+    // loss the final name then holds either nothing or the whole file, never a torn one.
+    ok = ok && std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
     ok = std::fclose(f) == 0 && ok;
     std::error_code ec;
     if (ok)
@@ -287,6 +291,13 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
     if (!ok || ec) {
         std::filesystem::remove(temporary, ec);
         return fileError(path, "could not be written (disk full or no permission?)");
+    }
+    // Make the rename itself durable.
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    const int dirFd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        (void)::fsync(dirFd);
+        ::close(dirFd);
     }
     return true;
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -56,6 +57,29 @@ bool isRunDir(const fs::path &dir)
 {
     return !filesMatching(dir, isXSpaceName).empty() || !filesMatching(dir, isJsonName).empty()
            || legacy::isLegacyRun(dir.string());
+}
+
+// A `*.xplane.pb` entry of `dir` that is not a regular file (filesMatching() skips those): the
+// error that explains why a folder that looks like a run holds nothing to load.
+std::optional<Error> unreadableProfileEntry(const fs::path &dir)
+{
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (!isXSpaceName(name))
+            continue;
+        std::error_code sec;
+        const fs::file_status target = fs::status(it->path(), sec);
+        if (fs::is_regular_file(target))
+            continue;
+        const std::string path = it->path().string();
+        if (it->is_symlink(sec) && !fs::exists(target))
+            return fileError(path, "is a link to nothing, not a regular file");
+        if (fs::is_directory(target))
+            return fileError(path, "is a folder, not a regular file");
+        return fileError(path, "is not a regular file");
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -146,6 +170,8 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         if (jsons.size() > 1)
             return fileError(dir.string(), "holds " + std::to_string(jsons.size())
                                                + " Chrome trace files; open one of them");
+        if (auto odd = unreadableProfileEntry(dir))
+            return *odd;
         return fileError(dir.string(), "contains no profile (.xplane.pb or trace .json)");
     };
 
@@ -153,9 +179,12 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         return fromRunDir(path, {});
 
     const auto runs = listRuns(path);
-    if (runs.empty())
+    if (runs.empty()) {
+        if (auto odd = unreadableProfileEntry(path))
+            return *odd;
         return fileError(path, "contains no profile: expected <host>.xplane.pb files, a trace "
                                ".json, or a logdir with plugins/profile/<run>/");
+    }
     fs::path base(path);
     if (fs::is_directory(base / "plugins" / "profile", ec))
         base = base / "plugins" / "profile";
@@ -187,6 +216,9 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
         trace->info.loadSeconds = elapsed();
         return TracePtr(std::move(trace));
     }
+    // The sources' identity before they are read; the trace is cached only if it still holds.
+    const std::string cacheFile = options.useCache ? cacheFileFor(source.files, options)
+                                                   : std::string();
     if (options.useCache) {
         if (auto cached = loadCachedTrace(source.files, options, control)) {
             cached->info.fromCache = true;
@@ -207,8 +239,8 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     if (control->cancelRequested())
         return Result<TracePtr>::cancelled();
     trace->info.loadSeconds = elapsed();
-    if (options.useCache)
-        saveCachedTrace(*trace, source.files, options);
+    if (options.useCache && !cacheFile.empty())
+        saveCachedTrace(*trace, source.files, options, cacheFile);
     return TracePtr(std::move(trace));
 }
 

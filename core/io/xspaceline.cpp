@@ -1,5 +1,6 @@
 #include "core/io/xspaceline.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace tracedesk::core::xspace {
@@ -173,14 +174,27 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
         }
         const ArgsRef ref = args.finish();
         if (aggregated) {
+            if (occurrences < 0 || duration < 0) {
+                occurrences = std::max<int64_t>(occurrences, 0);
+                duration = std::max<int64_t>(duration, 0);
+                ++m_counters.clampedTimes;
+            }
             tb.addAggregate(AggregateEvent{kind, occurrences, duration, ref});
             m_flows.resize(flowsBefore);
             continue;
         }
+        // Times are kept within +-kTimeLimitPs so any difference of two of them (a trace's
+        // span, a gap between hosts) still fits in int64.
         TimePs start = 0;
-        if (__builtin_add_overflow(job.basePs, offset, &start)) {
-            start = offset < 0 ? std::numeric_limits<TimePs>::min() / 2
-                               : std::numeric_limits<TimePs>::max() / 2;
+        if (__builtin_add_overflow(job.basePs, offset, &start) || start > kTimeLimitPs
+            || start < -kTimeLimitPs) {
+            const bool low = __builtin_add_overflow(job.basePs, offset, &start) ? offset < 0
+                                                                                : start < 0;
+            start = low ? -kTimeLimitPs : kTimeLimitPs;
+            ++m_counters.clampedTimes;
+        }
+        if (duration > kTimeLimitPs - start) {
+            duration = kTimeLimitPs - start;
             ++m_counters.clampedTimes;
         }
         const uint32_t staged = tb.addSlice(start, duration, kind, ref);

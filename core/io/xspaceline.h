@@ -13,6 +13,7 @@
 #include "core/io/xspaceindex.h"
 
 #include <array>
+#include <limits>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -32,6 +33,10 @@ struct LineHeader
 
 // Reads every XLine field but the events, and counts the events. On corrupt input fails `err`.
 bool readLineHeader(const LineRef &line, LineHeader *out, WireReader *err);
+
+// The largest time (in ps, either sign) an event may start or end at; beyond it times are
+// clamped and counted, so the span of any two times fits in TimePs.
+inline constexpr TimePs kTimeLimitPs = std::numeric_limits<TimePs>::max() / 4;
 
 struct LineJob
 {

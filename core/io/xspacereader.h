@@ -10,11 +10,17 @@
 #include "core/model/trace.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracedesk::core {
 
 Result<std::shared_ptr<Trace>> readXSpaceFiles(const std::vector<std::string> &files,
+                                               LoadControl *control, const LoadOptions &options);
+
+// The same for XSpace bytes already in memory; `name` stands for the file in messages and
+// LoadInfo. The bytes must stay valid until the call returns.
+Result<std::shared_ptr<Trace>> readXSpaceBytes(std::string_view bytes, const std::string &name,
                                                LoadControl *control, const LoadOptions &options);
 
 // The host name a file stands for: `<host>.xplane.pb` -> `<host>`.

@@ -169,16 +169,41 @@ uint32_t ChromeJsonAssembler::kindFor(std::string_view name, std::string_view ca
 {
     const StringId n = intern(name);
     const StringId c = intern(cat);
-    auto [it, inserted] = m_kinds.try_emplace({n, c, plane}, 0);
-    if (inserted) {
-        EventKind k;
-        k.name = n;
-        k.displayName = n;
-        k.category = c;
-        k.plane = plane;
-        it->second = m_builder.addKind(k);
+    const std::vector<EventKind> &kinds = m_builder.trace().kinds;
+    auto slotOf = [this](StringId n, StringId c, uint32_t plane) {
+        return size_t(mix64((uint64_t(n) << 32 | c) ^ mix64(plane))) & (m_kindSlots.size() - 1);
+    };
+    size_t i = slotOf(n, c, plane);
+    for (;; i = (i + 1) & (m_kindSlots.size() - 1)) {
+        const uint32_t slot = m_kindSlots[i];
+        if (slot == 0)
+            break;
+        const EventKind &k = kinds[slot - 1];
+        if (k.name == n && k.category == c && k.plane == plane)
+            return slot - 1;
     }
-    return it->second;
+    EventKind k;
+    k.name = n;
+    k.displayName = n;
+    k.category = c;
+    k.plane = plane;
+    const uint32_t kind = m_builder.addKind(k);
+    m_kindSlots[i] = kind + 1;
+    if (++m_kindCount * 2 > m_kindSlots.size()) {
+        std::vector<uint32_t> old(m_kindSlots.size() * 2, 0);
+        old.swap(m_kindSlots);
+        const std::vector<EventKind> &all = m_builder.trace().kinds;
+        for (uint32_t slot : old) {
+            if (slot == 0)
+                continue;
+            const EventKind &e = all[slot - 1];
+            size_t j = slotOf(e.name, e.category, e.plane);
+            while (m_kindSlots[j] != 0)
+                j = (j + 1) & (m_kindSlots.size() - 1);
+            m_kindSlots[j] = slot;
+        }
+    }
+    return kind;
 }
 
 uint32_t ChromeJsonAssembler::addSlice(uint32_t track, TimePs ts, TimePs dur, uint32_t kind,

@@ -130,7 +130,10 @@ private:
     std::vector<Thread> m_threads;
     std::unordered_map<ThreadKey, uint32_t, Hash> m_threadIndex;
     uint32_t m_lastThread = UINT32_MAX;
-    std::unordered_map<std::array<uint64_t, 3>, uint32_t, Hash> m_kinds;
+    // (name, cat, plane) -> kind: open addressing over kind index + 1 (0 = free), compared
+    // against Trace::kinds, so a million distinct names cost 4-8 bytes each here.
+    std::vector<uint32_t> m_kindSlots = std::vector<uint32_t>(1024, 0);
+    size_t m_kindCount = 0;
     std::unordered_map<std::array<uint64_t, 4>, uint32_t, Hash> m_counterTracks;
     std::unordered_map<std::array<uint64_t, 3>, uint32_t, Hash> m_asyncTracks;
     std::unordered_map<std::array<uint64_t, 3>, std::vector<Open>, Hash> m_asyncOpen;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <vector>
 
 namespace tracedesk::core {
@@ -21,12 +22,13 @@ namespace {
 constexpr size_t kBatchBytes = size_t(4) << 20;
 
 // Peak process growth per byte of JSON text while it is loaded, the text itself excluded.
-// Measured with `tracedesk-cli generate --format json` traces (1M and 4M events) loaded with
-// the store cache off: the peak grew by 1.9-2.3 bytes per JSON byte beyond the text, highest for
-// the smaller trace, where the builder's staging (sorted copies of each track before its rows
-// are built) weighs most. Traces of short events with many args or distinct names cost more per
-// byte, so the estimate doubles the worst measurement.
-constexpr uint64_t kPeakPerJsonByte = 5;
+// Measured with `tracedesk-cli summary --no-cache` on `tracedesk-cli generate --format json`
+// traces: 1M events (225 MB of JSON) peaked 304 MB above an empty load, 4M events (906 MB)
+// 1213 MB, so about 0.35 bytes per JSON byte beyond the text; 1 leaves room for traces with
+// richer args and for the allocator. Short events with a million distinct names cost far more
+// (50 MB of JSON peaked 322 MB, 5.4 bytes per byte beyond the text); the growth check between
+// batches stops those when they outgrow the budget.
+constexpr uint64_t kPeakPerJsonByte = 1;
 // The parser's copy of one batch plus its index, and the fixed cost of an empty store.
 constexpr uint64_t kFixedOverhead = uint64_t(16) << 20;
 
@@ -58,7 +60,9 @@ Result<bool> admitText(const MemoryGuard &guard, const std::string &name, uint64
 }
 
 // Parses the (decompressed) text into a trace; the guard's growth check runs between batches.
-Result<std::shared_ptr<Trace>> parseText(const std::string &name, const FileContents &contents,
+// The text, the parser and the assembler's lookup tables are freed before the builder's
+// transient peak (sorting and splitting every track into rows).
+Result<std::shared_ptr<Trace>> parseText(const std::string &name, FileContents contents,
                                          const MemoryGuard &guard, LoadControl *control)
 {
     const uint64_t fileBytes = contents.fileBytes;
@@ -71,8 +75,8 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, const FileCont
         return fileError(name, problem);
 
     TraceBuilder builder;
-    ChromeJsonAssembler assembler(builder);
-    ChromeJsonParser parser;
+    auto assembler = std::make_unique<ChromeJsonAssembler>(builder);
+    auto parser = std::make_unique<ChromeJsonParser>();
     std::vector<std::string_view> batch;
     uint64_t reported = 0;
     ChromeJsonScanner::Step step = ChromeJsonScanner::Step::Element;
@@ -85,10 +89,11 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, const FileCont
             batch.push_back(element);
             batchBytes += element.size();
         }
-        parser.parseBatch(batch, assembler);
-        const uint64_t target = text.empty() ? fileBytes
-                                             : uint64_t(double(fileBytes) * double(scanner.position())
-                                                        / double(text.size()));
+        parser->parseBatch(batch, *assembler);
+        const uint64_t target =
+            text.empty() ? fileBytes
+                         : uint64_t(double(fileBytes) * double(scanner.position())
+                                    / double(text.size()));
         if (target > reported) {
             control->addDone(target - reported);
             reported = target;
@@ -98,14 +103,17 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, const FileCont
         if (auto fits = guard.checkGrowth(name, kSuggestSmallerTrace); !fits)
             return fits.error();
     }
+    parser.reset();
     if (step == ChromeJsonScanner::Step::Truncated)
-        assembler.truncated();
+        assembler->truncated();
     if (reported < fileBytes)
         control->addDone(fileBytes - reported);
     scanner.finishTopLevel();
     if (!scanner.closed())
-        assembler.unclosed();
-    assembler.finish();
+        assembler->unclosed();
+    assembler->finish();
+    assembler.reset();
+    contents.buffer = PaddedBuffer();
     if (auto fits = guard.checkGrowth(name, kSuggestSmallerTrace); !fits)
         return fits.error();
 
@@ -129,7 +137,7 @@ Result<std::shared_ptr<Trace>> loadContents(const std::string &name,
     // A plain file may have grown since it was admitted; a decompressed one is known only now.
     if (auto fits = admitText(guard, name, contents.value().buffer.size()); !fits)
         return fits.error();
-    return parseText(name, contents.value(), guard, control);
+    return parseText(name, std::move(contents).value(), guard, control);
 }
 
 } // namespace

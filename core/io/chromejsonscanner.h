@@ -36,7 +36,7 @@ public:
     Form form() const { return m_form; }
     // After finishTopLevel(): whether the text closed what it opened (the event array and, in the
     // object form, the top-level object). A bare array may legitimately omit its ']'.
-    bool closed() const { return m_arrayClosed && (m_form == Form::Array || m_objectClosed); }
+    bool closed() const { return m_form == Form::Array || (m_arrayClosed && m_objectClosed); }
     size_t position() const { return m_pos; }
     const std::string &displayTimeUnit() const { return m_displayTimeUnit; }
 

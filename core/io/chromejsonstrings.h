@@ -2,7 +2,7 @@
 
 // ChromeJsonStrings: an open-addressing cache in front of StringTable::intern for the hot path
 // of the Chrome JSON reader (every event name, category and args key goes through it).
-// Views it keeps point into the StringTable, which never moves its characters. One thread.
+// It keeps only hashes and ids; texts are read back from the StringTable. One thread.
 
 #include "core/model/stringtable.h"
 
@@ -25,14 +25,14 @@ public:
         size_t mask = m_slots.size() - 1;
         for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
             Slot &slot = m_slots[i];
-            if (slot.text.data() == nullptr) {
+            if (slot.id == kEmptyString) {
                 const StringId id = m_table.intern(s);
-                slot = Slot{h, m_table.view(id), id};
+                slot = Slot{h, id};
                 if (++m_used * 2 > m_slots.size())
                     grow();
                 return id;
             }
-            if (slot.hash == h && slot.text == s)
+            if (slot.hash == h && m_table.view(slot.id) == s)
                 return slot.id;
         }
     }
@@ -60,11 +60,12 @@ public:
     }
 
 private:
+    // 16 bytes: a trace with millions of distinct names keeps millions of these. The text is
+    // compared through the table only when the hashes agree.
     struct Slot
     {
         uint64_t hash = 0;
-        std::string_view text;
-        StringId id = 0;
+        StringId id = kEmptyString;   // kEmptyString: free (the empty string is never stored)
     };
 
     void grow()
@@ -73,10 +74,10 @@ private:
         old.swap(m_slots);
         const size_t mask = m_slots.size() - 1;
         for (const Slot &s : old) {
-            if (s.text.data() == nullptr)
+            if (s.id == kEmptyString)
                 continue;
             size_t i = size_t(s.hash) & mask;
-            while (m_slots[i].text.data() != nullptr)
+            while (m_slots[i].id != kEmptyString)
                 i = (i + 1) & mask;
             m_slots[i] = s;
         }

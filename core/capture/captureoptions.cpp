@@ -243,13 +243,19 @@ size_t parallelHosts(const CaptureOptions &options)
     return std::max<size_t>(1, std::min(options.addresses.size(), limit));
 }
 
+uint64_t memoryBudgetBytes(const CaptureOptions &options, uint64_t availableBytes)
+{
+    return options.memoryLimitBytes > 0 ? options.memoryLimitBytes : availableBytes / 4 * 3;
+}
+
 uint64_t responseLimitBytes(const CaptureOptions &options, uint64_t availableBytes)
 {
     if (options.maxResponseBytes > 0)
         return std::min(options.maxResponseBytes, kMaxGrpcMessageBytes);
-    if (availableBytes == 0)
+    const uint64_t budget = memoryBudgetBytes(options, availableBytes);
+    if (budget == 0)
         return kMaxGrpcMessageBytes;
-    const uint64_t share = availableBytes / 4 * 3 / parallelHosts(options);
+    const uint64_t share = budget / parallelHosts(options);
     return std::clamp<uint64_t>(share, 1, kMaxGrpcMessageBytes);
 }
 

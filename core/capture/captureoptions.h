@@ -43,6 +43,11 @@ struct CaptureOptions
     // client sees any of it, so this is what keeps a huge trace from exhausting memory: a larger
     // one fails that host with a "too large" message. 0: responseLimitBytes() decides.
     uint64_t maxResponseBytes = 0;
+    // How much the process may grow while the capture runs; past it, calls still receiving are
+    // cancelled as TooLarge (gRPC checks its limit only once a message is complete, so this is
+    // what stops a huge response before it exhausts memory). 0: three quarters of the memory
+    // available when the capture starts.
+    uint64_t memoryLimitBytes = 0;
     // Hosts captured at the same time, each on its own thread; the rest wait for a free slot.
     // 0: kDefaultParallelHosts.
     int maxParallelHosts = 0;
@@ -71,9 +76,12 @@ uint64_t sessionDeadlineMs(const CaptureOptions &options);
 // How many hosts run at the same time: min(addresses, maxParallelHosts or the default).
 size_t parallelHosts(const CaptureOptions &options);
 
-// The per-host receive limit: maxResponseBytes when set, else three quarters of
-// `availableBytes` shared by the hosts that run at the same time (no limit but gRPC's own when
-// `availableBytes` is 0, i.e. unknown). Never above kMaxGrpcMessageBytes.
+// The memory a capture may take: memoryLimitBytes when set, else three quarters of
+// `availableBytes`; 0 (no limit) when `availableBytes` is 0, i.e. unknown.
+uint64_t memoryBudgetBytes(const CaptureOptions &options, uint64_t availableBytes);
+
+// The per-host receive limit: maxResponseBytes when set, else the memory budget shared by the
+// hosts that run at the same time. Never above kMaxGrpcMessageBytes.
 uint64_t responseLimitBytes(const CaptureOptions &options, uint64_t availableBytes);
 
 // Local time formatted %Y_%m_%d_%H_%M_%S, the run directory name used by TensorBoard and XProf.

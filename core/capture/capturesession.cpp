@@ -120,6 +120,7 @@ struct CaptureSession::Impl
         HostOutcome outcome;
         grpc::ClientContext *active = nullptr;   // guarded by mutex; TryCancel target
         bool lostConnection = false;   // an earlier attempt broke mid-call; own thread only
+        uint64_t refusedOver = 0;      // TooLarge: the limit it went over
     };
 
     CaptureOptions options;
@@ -135,6 +136,8 @@ struct CaptureSession::Impl
     std::string repositoryRoot;
     std::string sessionId;
     uint64_t responseLimit = kMaxGrpcMessageBytes;
+    uint64_t memoryBudget = 0;
+    std::unique_ptr<MemoryGuard> memory;   // null: no budget known
 
     void update(size_t i, const std::function<void(HostProgress &)> &fn)
     {
@@ -246,6 +249,7 @@ AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
     });
 
     bool terminateSent = false;
+    bool overMemory = false;
     for (;;) {
         void *tag = nullptr;
         bool ok = false;
@@ -261,6 +265,12 @@ AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
             if (since >= recordEnd || terminateSent)
                 p.state = CaptureState::Receiving;
         });
+        // The response accumulates inside gRPC until it is complete; growth past the budget
+        // means it would not fit, so give up on it before the machine runs out.
+        if (memory && !overMemory && !memory->checkGrowth(address).ok()) {
+            overMemory = true;
+            context.TryCancel();
+        }
         if (stop.load() && !terminateSent) {
             terminateSent = true;
             // The server answers Profile with what it has once it sees Terminate.
@@ -288,6 +298,11 @@ AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
                attempt);
         return {};
     }
+    if (overMemory && !status.ok()) {   // a response that completed meanwhile is kept
+        hosts[i].refusedOver = memoryBudget;
+        finish(i, CaptureState::Failed, FailureKind::TooLarge, status, attempt);
+        return {};
+    }
     if (status.ok())
         return receive(i, attempt, response);
 
@@ -298,6 +313,7 @@ AttemptResult CaptureSession::Impl::runHost(size_t i, int attempt)
         kind = FailureKind::TimedOut;
     } else if (overReceiveLimit(status)) {
         kind = FailureKind::TooLarge;   // the same trace would be refused again
+        hosts[i].refusedOver = responseLimit;
     } else if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !connected) {
         // Retrying a server that went away mid-call ends here; the earlier break is the story.
         kind = hosts[i].lostConnection ? FailureKind::ConnectionLost : FailureKind::Unreachable;
@@ -414,7 +430,7 @@ void CaptureSession::Impl::describe(Host &h) const
     c.attempts = o.attempts;
     c.serverPath = o.serverPath;
     c.runDir = runDir;
-    c.limitBytes = responseLimit;
+    c.limitBytes = h.refusedOver;
     o.message = failureText(o.failure, c);
 }
 
@@ -486,7 +502,11 @@ CaptureResult CaptureSession::run()
     grpc::ChannelArguments args;
     // XSpaces of hundreds of MB are common (gRPC's default limit is 4 MB), but gRPC holds a
     // whole response in memory, so the limit is what the machine can give each host.
-    d->responseLimit = responseLimitBytes(d->options, availableMemoryBytes());
+    const uint64_t available = availableMemoryBytes();
+    d->responseLimit = responseLimitBytes(d->options, available);
+    d->memoryBudget = memoryBudgetBytes(d->options, available);
+    if (d->memoryBudget > 0)
+        d->memory = std::make_unique<MemoryGuard>(d->memoryBudget);
     args.SetMaxReceiveMessageSize(int(d->responseLimit));
     // A private subchannel pool: an earlier failed connection's backoff must not leak in.
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);

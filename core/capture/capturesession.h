@@ -9,8 +9,10 @@
 // `<run>/<host>.xplane.pb`, and returns one outcome per host. Each host moves through
 // Idle -> Connecting -> Capturing -> Receiving -> Saving -> Done, or ends Failed / Cancelled.
 //
-// Each response is held in memory by gRPC until it is complete, so it is capped
-// (responseLimitBytes): a larger one fails that host as TooLarge instead of exhausting memory.
+// Each response is held in memory by gRPC until it is complete, so it is capped twice: gRPC
+// refuses a complete message over responseLimitBytes, and while calls are in flight the process
+// may grow by at most memoryBudgetBytes (checked every 100 ms), past which the calls still
+// waiting are cancelled. Either way the host fails as TooLarge instead of exhausting memory.
 //
 // Threads: run() starts at most parallelHosts(options) threads of its own (32 by default), all
 // joined before it returns; gRPC adds its own small, bounded pool whatever the host count.

@@ -80,9 +80,9 @@ std::string failureText(FailureKind kind, const FailureContext &c)
     case FailureKind::Cancelled:
         return "Cancelled; nothing was saved for " + c.address + ".";
     case FailureKind::TooLarge:
-        return "The trace from " + c.address + " is too large for the memory available: the "
-               "response is bigger than the " + formatBytes(c.limitBytes) + " this capture "
-               "can hold in memory for one host, so it was refused and nothing was saved. "
+        return "The trace from " + c.address + " is too large for the memory available: "
+               "receiving it would take more than the " + formatBytes(c.limitBytes) +
+               " this capture can hold in memory, so it was refused and nothing was saved. "
                "Capture a shorter duration or lower tracer levels, capture fewer hosts at "
                "once, or close other programs and try again." + detail;
     case FailureKind::ConnectionLost:

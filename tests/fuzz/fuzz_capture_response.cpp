@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+using namespace tracedesk::core;
 using namespace tracedesk::core::capture;
 
 namespace {

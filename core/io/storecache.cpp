@@ -94,7 +94,7 @@ std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
     std::error_code ec;
     if (path.empty() || !fs::is_regular_file(path, ec))
         return nullptr;
-    auto loaded = readStoreFile(path, control);
+    auto loaded = readStoreFile(path, control, options.memoryLimitBytes);
     if (!loaded) {
         if (!loaded.isCancelled())
             fs::remove(path, ec); // corrupt or from an incompatible build: rewrite it later

@@ -22,7 +22,10 @@ std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOpti
 
 // Serialise / deserialise a whole trace (also used directly by tests and the fuzzer).
 Result<bool> writeStoreFile(const Trace &trace, const std::string &path);
-Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control);
+// `memoryLimitBytes` works as LoadOptions::memoryLimitBytes (0 = the memory available now): a
+// store whose decoded size would not fit is refused before anything is allocated for it.
+Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control,
+                                             uint64_t memoryLimitBytes = 0);
 
 // Loader-facing helpers: silent on any failure.
 std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,

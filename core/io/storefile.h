@@ -210,7 +210,9 @@ public:
     {
         if (!m_ok || size > size_t(m_end - m_p))
             return fail();
-        std::memcpy(out, m_p, size);
+        // An empty column may have no storage at all (data() == nullptr), which memcpy forbids.
+        if (size > 0)
+            std::memcpy(out, m_p, size);
         m_p += size;
     }
 

@@ -1,6 +1,7 @@
 // readStoreFile(): loads and fully validates a store file (format in storefile.h).
 
 #include "core/io/storecache.h"
+#include "core/io/memoryguard.h"
 #include "core/io/storefile.h"
 
 #define ZSTD_STATIC_LINKING_ONLY // ZSTD_decompressBound
@@ -313,7 +314,8 @@ bool decompressFrame(ZSTD_DCtx *dctx, const uint8_t *src, size_t srcSize, uint8_
 
 } // namespace
 
-Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control)
+Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control,
+                                             uint64_t memoryLimitBytes)
 {
     MappedStore file;
     if (!file.open(path))
@@ -366,6 +368,12 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     }
     if (offset != fileSize)
         return bad("trailing bytes");
+    // Every frame's decoded size is known: refuse what cannot fit (a store written on a bigger
+    // machine, or sizes that decompress far past what such a file can honestly hold) before
+    // allocating. The store's vectors are the decoded columns; the meta stream is transient.
+    const uint64_t decoded = columnBytes + uint64_t(frames[0].raw);
+    if (auto fits = MemoryGuard(memoryLimitBytes).admit(path, decoded + decoded / 4); !fits)
+        return fits.error();
 
     std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
     std::unique_ptr<uint8_t[]> meta(new (std::nothrow) uint8_t[frames[0].raw + 1]);

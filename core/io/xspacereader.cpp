@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <functional>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -130,13 +129,13 @@ std::string guardPathFor(const std::vector<FileIndex> &index)
     return folder.empty() ? index.front().path : folder.string();
 }
 
-// Measured with `tracedesk-cli bench --generate 1000000`: the finished store of a generated
-// training trace takes about 40 bytes per XEvent (rows, args, side columns, strings). The
-// estimate allows half as much again for what the generator does not exercise (more stats per
-// event, more side columns) and adds the staging of the lines in flight, which peaks at
-// kStagingBytesPerEvent per event of the largest lines (one per worker) while they sort.
-constexpr uint64_t kStoreBytesPerEvent = 64;
-constexpr uint64_t kStagingBytesPerEvent = 48;
+// Measured on a generated 1M-event training trace (`tracedesk-cli bench --generate 1000000`,
+// and the peak RSS of `tracedesk-cli summary --no-cache` on the same file): the finished store
+// holds 51 bytes per event (59 bytes of RSS), but the load peaks 172 MiB above the idle process
+// with the 33 MiB file mapped, about 145 bytes per event beside the file: line staging of the
+// lines in flight, their sort order, rows being built, pending flows and heap not yet given
+// back. The estimate rounds that up to 160 bytes per event and counts the mapped file whole.
+constexpr uint64_t kPeakBytesPerEvent = 160;
 // Events decoded between two checks of the process's growth.
 constexpr uint64_t kGrowthCheckEvents = uint64_t(1) << 20;
 
@@ -244,19 +243,9 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
     // memory half way through.
     {
         uint64_t events = 0;
-        std::vector<uint64_t> sizes;
-        sizes.reserve(headers.size());
-        for (const LineHeader &h : headers) {
+        for (const LineHeader &h : headers)
             events += h.events;
-            sizes.push_back(h.events);
-        }
-        const size_t inFlight = std::min<size_t>(workers, sizes.size());
-        std::partial_sort(sizes.begin(), sizes.begin() + ptrdiff_t(inFlight), sizes.end(),
-                          std::greater<>());
-        uint64_t staged = 0;
-        for (size_t i = 0; i < inFlight; ++i)
-            staged += sizes[i];
-        const uint64_t estimate = events * kStoreBytesPerEvent + staged * kStagingBytesPerEvent;
+        const uint64_t estimate = events * kPeakBytesPerEvent + info.sourceBytes;
         if (auto admitted = guard.admit(guardPath, estimate, suggestion); !admitted)
             return admitted.error();
     }

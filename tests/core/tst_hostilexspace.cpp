@@ -59,7 +59,7 @@ struct Pb
     Pb &msg(uint32_t field, const Pb &m) { return bytes(field, m.b); }
 };
 
-Pb event(int64_t metadataId, int64_t offsetPs, int64_t durationPs)
+Pb xevent(int64_t metadataId, int64_t offsetPs, int64_t durationPs)
 {
     return Pb().varint(1, uint64_t(metadataId)).varint(2, uint64_t(offsetPs))
         .varint(3, uint64_t(durationPs));
@@ -103,12 +103,12 @@ std::string spaceWithEvents(const std::vector<Pb> &events, int64_t lineTimestamp
 std::string tinySpace()
 {
     const Pb host = plane(1, "/host:CPU",
-                          {line(1, "python", 1000, {event(1, 0, 5000), event(2, 100, 2000),
-                                                    event(2, 2500, 1000)})},
+                          {line(1, "python", 1000, {xevent(1, 0, 5000), xevent(2, 100, 2000),
+                                                    xevent(2, 2500, 1000)})},
                           {{1, "train_step"}, {2, "MatMul"}});
     const Pb gpu = plane(2, "/device:GPU:0",
-                         {line(1, "Stream #1", 1001, {event(1, 10, 300)}),
-                          line(2, "Stream #2", 1002, {event(1, 20, 40)})},
+                         {line(1, "Stream #1", 1001, {xevent(1, 10, 300)}),
+                          line(2, "Stream #2", 1002, {xevent(1, 20, 40)})},
                          {{1, "kernel"}});
     return Pb().msg(1, host).msg(1, gpu).bytes(4, "tiny").b;
 }
@@ -197,7 +197,7 @@ std::string deepNesting(int depth, uint32_t field)
         outer += inner;
         inner.swap(outer);
     }
-    return Pb().msg(1, plane(1, "/host:CPU", {line(1, "t", 0, {event(1, 0, 10)})}, {{1, "op"}})).b
+    return Pb().msg(1, plane(1, "/host:CPU", {line(1, "t", 0, {xevent(1, 0, 10)})}, {{1, "op"}})).b
            + inner;
 }
 
@@ -207,7 +207,7 @@ std::string millionNames()
     p.varint(1, 1).bytes(2, "/host:CPU");
     std::vector<Pb> events;
     for (int i = 1; i <= 1000; ++i)
-        events.push_back(event(i * 997, i, 1));
+        events.push_back(xevent(i * 997, i, 1));
     p.msg(3, line(1, "t", 0, events));
     for (int64_t i = 1; i <= 1000000; ++i)
         p.msg(4, metadataEntry(i, "op_" + std::to_string(i * 7919)));
@@ -251,42 +251,42 @@ private slots:
         QTest::newRow("nested-100k-deep-in-planes")
             << file(deepNesting(100000, 1)) << Outcome::Error << "wrong wire type" << -1LL;
         QTest::newRow("negative-offset")
-            << file(spaceWithEvents({event(1, -5'000'000'000'000, 10), event(1, 100, 10)}))
+            << file(spaceWithEvents({xevent(1, -5'000'000'000'000, 10), xevent(1, 100, 10)}))
             << Outcome::Loads << "" << 2LL;
         QTest::newRow("offset-near-int64-max")
-            << file(spaceWithEvents({event(1, kMax - 10, 5), event(1, 0, 10)}, 1000))
+            << file(spaceWithEvents({xevent(1, kMax - 10, 5), xevent(1, 0, 10)}, 1000))
             << Outcome::Loads << "clamped" << 2LL;
         QTest::newRow("offset-int64-min")
-            << file(spaceWithEvents({event(1, kMin, 5), event(1, 0, 10)}, -1000))
+            << file(spaceWithEvents({xevent(1, kMin, 5), xevent(1, 0, 10)}, -1000))
             << Outcome::Loads << "clamped" << 2LL;
         QTest::newRow("duration-int64-max")
-            << file(spaceWithEvents({event(1, 1000, kMax), event(1, 0, 10)}))
+            << file(spaceWithEvents({xevent(1, 1000, kMax), xevent(1, 0, 10)}))
             << Outcome::Loads << "clamped" << 2LL;
         QTest::newRow("ends-before-it-starts")
-            << file(spaceWithEvents({event(1, 1000, -500), event(1, 0, 10)}))
+            << file(spaceWithEvents({xevent(1, 1000, -500), xevent(1, 0, 10)}))
             << Outcome::Loads << "negative duration" << 2LL;
         QTest::newRow("duration-int64-min")
-            << file(spaceWithEvents({event(1, 1000, kMin), event(1, 0, 10)}))
+            << file(spaceWithEvents({xevent(1, 1000, kMin), xevent(1, 0, 10)}))
             << Outcome::Loads << "negative duration" << 2LL;
         QTest::newRow("line-timestamp-int64-max")
             << file(Pb().msg(1, plane(1, "/host:CPU",
-                                      {line(1, "a", kMax, {event(1, 5, 5)}),
-                                       line(2, "b", 100'000'000'000'000'000, {event(1, 5, 5)})},
+                                      {line(1, "a", kMax, {xevent(1, 5, 5)}),
+                                       line(2, "b", 100'000'000'000'000'000, {xevent(1, 5, 5)})},
                                       {{1, "op"}})).b)
             << Outcome::Loads << "clamped" << 2LL;
         QTest::newRow("line-timestamp-int64-min")
-            << file(spaceWithEvents({event(1, 5, 5)}, kMin)) << Outcome::Loads << "clamped"
+            << file(spaceWithEvents({xevent(1, 5, 5)}, kMin)) << Outcome::Loads << "clamped"
             << 1LL;
         QTest::newRow("aggregate-negative-occurrences")
             << file(spaceWithEvents({Pb().varint(1, 1).varint(5, uint64_t(-4)).varint(3, 9),
-                                     event(1, 0, 10)}))
+                                     xevent(1, 0, 10)}))
             << Outcome::Loads << "clamped" << 2LL;
         QTest::newRow("million-event-metadata-names")
             << file(millionNames()) << Outcome::Loads << "" << 1000LL;
         QTest::newRow("invalid-utf8-names")
             << file(Pb().msg(1, plane(1, "/host:\xff\xfe",
                                       {line(1, "thr\xc3\x28" "ead\xed\xa0\x80",
-                                            0, {event(1, 0, 10), event(2, 20, 10)})},
+                                            0, {xevent(1, 0, 10), xevent(2, 20, 10)})},
                                       {{1, "bad\xc0\xafname"}, {2, "\xf8\x88\x80\x80\x80"}}))
                         .b)
             << Outcome::Loads << "" << 2LL;
@@ -417,7 +417,7 @@ private slots:
         QTemporaryDir dir;
         const Input input = singleFile(fs::path(dir.path().toStdString()),
                                        Pb().msg(1, plane(1, "/host:CPU",
-                                                         {line(1, "t", 0, {event(1, 0, 10)})},
+                                                         {line(1, "t", 0, {xevent(1, 0, 10)})},
                                                          {{1, "bad\xc0\xafname"}})).b);
         LoadOptions options;
         options.useCache = false;
@@ -477,8 +477,8 @@ private slots:
         g.events = 50000;
         QVERIFY(generateTrace(g, path));
         const std::string extra = Pb().msg(1, plane(99, "/host:extra",
-                                                    {line(1, "t", 0, {event(1, 0, 10),
-                                                                      event(1, 20, 10)})},
+                                                    {line(1, "t", 0, {xevent(1, 0, 10),
+                                                                      xevent(1, 20, 10)})},
                                                     {{1, "op"}})).b;
         std::atomic<bool> stop{false};
         std::thread writer([&] {

@@ -168,6 +168,7 @@ private slots:
         // temporary appears. Where exactly each kill lands does not matter for what is checked.
         const int killPoints[] = {-50, -400, 0, 1, 3, 10, 30};
         int sawTemporary = 0;
+        int leftTemporary = 0;
         for (int point : killPoints) {
             const fs::path xdg = root / ("xdg" + std::to_string(point + 1000));
             const fs::path cacheDir = xdg / "tracedesk";
@@ -207,6 +208,7 @@ private slots:
                 QCOMPARE(read.value()->eventCount(), truth);
             }
             QVERIFY(after.finals.size() <= 1);
+            leftTemporary += after.temporaries.empty() ? 0 : 1;
 
             LoadOptions options;
             options.cacheDir = cacheDir.string();
@@ -223,6 +225,28 @@ private slots:
         }
         // At least one kill must have hit a write in progress for the test to mean anything.
         QVERIFY(sawTemporary > 0);
+        qInfo("%d of %zu kills hit a cache write in progress; %d left a temporary behind",
+              sawTemporary, std::size(killPoints), leftTemporary);
+    }
+
+    // A store that would not fit the memory budget is refused before it is decoded.
+    void storeRefusedWhenTooBig()
+    {
+        QTemporaryDir dir;
+        const fs::path root(dir.path().toStdString());
+        const std::string source = (root / "host.xplane.pb").string();
+        GeneratorOptions g;
+        g.events = 60000;
+        QVERIFY(generateTrace(g, source));
+        LoadOptions options;
+        options.cacheDir = (root / "cache").string();
+        QVERIFY(loadTrace(source, nullptr, options));
+        const std::string cache = cacheFileFor({source}, options);
+        auto refused = readStoreFile(cache, nullptr, 64 * 1024);
+        QVERIFY(!refused);
+        QVERIFY(refused.error().message.find(cache) != std::string::npos);
+        QVERIFY(refused.error().message.find("memory") != std::string::npos);
+        QVERIFY(readStoreFile(cache, nullptr));
     }
 
     // Temporaries of writers still running are left alone; those of dead ones go.

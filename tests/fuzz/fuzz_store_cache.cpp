@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace tracedesk::core;
     const std::string path = writeInput(data, size);
-    auto loaded = readStoreFile(path, nullptr);
+    auto loaded = readStoreFile(path, nullptr, uint64_t(512) << 20);
     ::unlink(path.c_str());
     if (!loaded && loaded.error().message.find(path) == std::string::npos)
         std::abort();

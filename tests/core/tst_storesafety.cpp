@@ -7,22 +7,81 @@
 #include "core/io/storefile.h"
 #include "core/io/traceloader.h"
 
-#include <QProcess>
-#include <QProcessEnvironment>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace tracedesk::core;
 namespace fs = std::filesystem;
 
 namespace {
+
+// `tracedesk-cli summary <source>` with XDG_CACHE_HOME set, in a child started with fork/exec:
+// QProcess's launcher is not supported under ThreadSanitizer. Everything the child needs is
+// built before the fork.
+class CliChild
+{
+public:
+    CliChild(const std::string &cli, const std::string &source, const std::string &xdgCache)
+    {
+        for (char **e = environ; *e; ++e) {
+            if (std::strncmp(*e, "XDG_CACHE_HOME=", 15) != 0)
+                m_env.emplace_back(*e);
+        }
+        m_env.push_back("XDG_CACHE_HOME=" + xdgCache);
+        std::vector<char *> envp;
+        for (std::string &e : m_env)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        const char *argv[] = {cli.c_str(), "summary", source.c_str(), nullptr};
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            const int devnull = ::open("/dev/null", O_WRONLY);
+            ::dup2(devnull, 1);
+            ::dup2(devnull, 2);
+            ::execve(cli.c_str(), const_cast<char *const *>(argv), envp.data());
+            ::_exit(127);
+        }
+    }
+    ~CliChild() { kill(); }
+
+    bool started() const { return m_pid > 0; }
+    bool running()
+    {
+        if (m_pid <= 0 || m_reaped)
+            return false;
+        int status = 0;
+        m_reaped = ::waitpid(m_pid, &status, WNOHANG) == m_pid;
+        return !m_reaped;
+    }
+    void kill()
+    {
+        if (m_pid <= 0 || m_reaped)
+            return;
+        ::kill(m_pid, SIGKILL);
+        int status = 0;
+        ::waitpid(m_pid, &status, 0);
+        m_reaped = true;
+    }
+
+private:
+    std::vector<std::string> m_env;
+    pid_t m_pid = -1;
+    bool m_reaped = false;
+};
 
 std::vector<char> readAll(const std::string &path)
 {
@@ -172,33 +231,22 @@ private slots:
         for (int point : killPoints) {
             const fs::path xdg = root / ("xdg" + std::to_string(point + 1000));
             const fs::path cacheDir = xdg / "tracedesk";
-            QProcess process;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("XDG_CACHE_HOME"), QString::fromStdString(xdg.string()));
-            process.setProcessEnvironment(env);
-            process.start(cli, {QStringLiteral("summary"), QString::fromStdString(source)});
-            QVERIFY(process.waitForStarted());
+            CliChild child(cli.toStdString(), source, xdg.string());
+            QVERIFY(child.started());
             QElapsedTimer clock;
             clock.start();
-            bool killed = false;
-            while (process.state() != QProcess::NotRunning && clock.elapsed() < 120000) {
-                if (point < 0 && clock.elapsed() >= -point) {
-                    ::kill(pid_t(process.processId()), SIGKILL);
-                    killed = true;
+            while (child.running() && clock.elapsed() < 120000) {
+                if (point < 0 && clock.elapsed() >= -point)
                     break;
-                }
                 if (point >= 0 && !cacheEntries(cacheDir).temporaries.empty()) {
                     ++sawTemporary;
                     if (point > 0)
                         QThread::msleep(unsigned(point));
-                    ::kill(pid_t(process.processId()), SIGKILL);
-                    killed = true;
                     break;
                 }
                 QThread::usleep(200);
             }
-            process.waitForFinished(30000);
-            Q_UNUSED(killed);
+            child.kill();
 
             // A final entry, if any, is whole.
             const Entries after = cacheEntries(cacheDir);

@@ -1,6 +1,7 @@
 #include "views/compare/comparecharts.h"
 
 #include "core/compare/tracecomparison.h"
+#include "views/common/chartownership.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -30,13 +31,6 @@ QColor categoryColor(int i)
         QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2), QColor(0xff, 0x9d, 0xa7),
         QColor(0xba, 0xb0, 0xac)};
     return kColors[i % 10];
-}
-
-void replaceChart(QChartView *view, QChart *chart)
-{
-    QChart *old = view->chart();
-    view->setChart(chart);
-    delete old;
 }
 
 QChart *emptyChart(const QString &title)
@@ -261,7 +255,7 @@ void DurationHistogram::rebuild()
         QColor fill = color;
         fill.setAlpha(80);
         area->setBrush(fill);
-        chart->addSeries(area);
+        addAreaSeries(chart, area);
         area->attachAxis(x);
         area->attachAxis(y);
     };

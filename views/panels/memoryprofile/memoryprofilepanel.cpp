@@ -1,5 +1,6 @@
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
 
+#include "views/common/chartownership.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
 #include "views/panels/opstats/tablecsv.h"
@@ -275,7 +276,7 @@ void MemoryProfilePanel::showProfile()
         color.setAlpha(170);
         a->setBrush(color);
         a->setPen(QPen(color.darker(130), 1));
-        m_chart->addSeries(a);
+        addAreaSeries(m_chart, a);
         connect(a, &QAreaSeries::hovered, this, [this](const QPointF &pt, bool state) {
             if (state)
                 hoverAt(pt.x());

@@ -1,5 +1,7 @@
 #include "views/panels/overview/steptimechart.h"
 
+#include "views/common/chartownership.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -81,9 +83,7 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
     });
     connect(series, &QStackedBarSeries::clicked, this,
             [this](int index, QBarSet *) { emit stepClicked(index); });
-    QChart *old = this->chart();
-    setChart(chart);
-    delete old;
+    replaceChart(this, chart);
 }
 
 } // namespace tracedesk::views

@@ -1,5 +1,7 @@
 #include "views/panels/podviewer/podviewerpanel.h"
 
+#include "views/common/chartownership.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -173,7 +175,7 @@ void PodViewerPanel::showStep()
     if (!m_data || m_step < 0) {
         m_stepLabel->setText(m_data ? tr("No step is common to all hosts.") : QString());
         chart->setTitle(tr("Step breakdown"));
-        m_chart->setChart(chart);
+        replaceChart(m_chart, chart);
         return;
     }
     const PodStep &step = m_data->steps[size_t(m_step)];
@@ -220,7 +222,7 @@ void PodViewerPanel::showStep()
     });
     connect(series, &QStackedBarSeries::clicked, this,
             [this](int index, QBarSet *) { activateColumn(index); });
-    m_chart->setChart(chart);
+    replaceChart(m_chart, chart);
     m_chart->setMinimumWidth(std::min(1200, std::max(500, 50 * int(m_order.size()))));
     if (!m_order.empty())
         showDetails(0);

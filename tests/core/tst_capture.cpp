@@ -42,23 +42,6 @@ std::string stem(const std::string &address)
     return s;
 }
 
-// Runs a session on a thread so the test can act while it is in progress.
-struct Background
-{
-    CaptureSession session;
-    CaptureResult result;
-    std::thread thread;
-    explicit Background(CaptureOptions o) : session(std::move(o))
-    {
-        thread = std::thread([this] { result = session.run(); });
-    }
-    CaptureResult finish()
-    {
-        thread.join();
-        return result;
-    }
-};
-
 } // namespace
 
 class TestCapture : public QObject

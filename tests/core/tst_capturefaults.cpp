@@ -356,22 +356,6 @@ CaptureOptions baseOptions(const QString &logdir, std::vector<std::string> addre
     return o;
 }
 
-struct Background
-{
-    CaptureSession session;
-    CaptureResult result;
-    std::thread thread;
-    explicit Background(CaptureOptions o) : session(std::move(o))
-    {
-        thread = std::thread([this] { result = session.run(); });
-    }
-    CaptureResult finish()
-    {
-        thread.join();
-        return result;
-    }
-};
-
 bool noTemporaries(const QStringList &files)
 {
     for (const QString &f : files) {

@@ -3,6 +3,7 @@
 // Helpers shared by the capture tests: fixture XSpaces in a temp dir, file comparison, and a
 // listing of what a logdir holds.
 
+#include "core/capture/capturesession.h"
 #include "core/io/generator.h"
 
 #include <QDir>
@@ -12,6 +13,8 @@
 #include <QStringList>
 
 #include <string>
+#include <thread>
+#include <utility>
 
 namespace capturetest {
 
@@ -47,5 +50,22 @@ inline QStringList filesUnder(const QString &dir)
 }
 
 inline QString q(const std::string &s) { return QString::fromStdString(s); }
+
+// Runs a session on a thread so the test can act while it is in progress.
+struct Background
+{
+    tracedesk::core::capture::CaptureSession session;
+    tracedesk::core::capture::CaptureResult result;
+    std::thread thread;
+    explicit Background(tracedesk::core::capture::CaptureOptions o) : session(std::move(o))
+    {
+        thread = std::thread([this] { result = session.run(); });
+    }
+    tracedesk::core::capture::CaptureResult finish()
+    {
+        thread.join();
+        return result;
+    }
+};
 
 } // namespace capturetest

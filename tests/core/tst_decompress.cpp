@@ -2,38 +2,17 @@
 
 #include <QtTest>
 
-#include <zlib.h>
-#include <zstd.h>
+#include "core/support/compressbytes.h"
 
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 using namespace tracedesk::core;
+using testsupport::gzipBytes;
+using testsupport::zstdBytes;
 
 namespace {
-
-std::string gzipBytes(const std::string &plain)
-{
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(plain.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(plain.data()));
-    zs.avail_in = uInt(plain.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
-
-std::string zstdBytes(const std::string &plain)
-{
-    std::string out(ZSTD_compressBound(plain.size()), '\0');
-    out.resize(ZSTD_compress(out.data(), out.size(), plain.data(), plain.size(), 3));
-    return out;
-}
 
 std::string sampleText()
 {

@@ -10,8 +10,7 @@
 
 #include <QtTest>
 
-#include <zlib.h>
-#include <zstd.h>
+#include "core/support/compressbytes.h"
 
 #include <atomic>
 #include <fstream>
@@ -20,6 +19,8 @@
 #include <thread>
 
 using namespace tracedesk::core;
+using testsupport::gzipBytes;
+using testsupport::zstdBytes;
 
 #if defined(__has_feature)
 #define TRACEDESK_HAS_FEATURE(x) __has_feature(x)
@@ -34,28 +35,6 @@ constexpr uint64_t kMiB = uint64_t(1) << 20;
 void writeFile(const std::string &path, const std::string &bytes)
 {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::string gzipMember(const std::string &plain)
-{
-    z_stream zs{};
-    deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(plain.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(plain.data()));
-    zs.avail_in = uInt(plain.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
-
-std::string zstdFrame(const std::string &plain)
-{
-    std::string out(ZSTD_compressBound(plain.size()), '\0');
-    out.resize(ZSTD_compress(out.data(), out.size(), plain.data(), plain.size(), 3));
-    return out;
 }
 
 void putBlockHeader(std::string &out, uint32_t size, int type, bool last)
@@ -98,8 +77,8 @@ std::string zstdDeclaring(uint64_t declared)
 
 std::string gzipBomb(int members)
 {
-    const std::string member = gzipMember(std::string(kMiB, ' '));
-    std::string out = gzipMember("{\"traceEvents\":[");
+    const std::string member = gzipBytes(std::string(kMiB, ' '), 9);
+    std::string out = gzipBytes("{\"traceEvents\":[");
     for (int i = 0; i < members; ++i)
         out += member;
     return out;
@@ -307,7 +286,7 @@ std::vector<std::pair<const char *, Case>> cases()
         {"garbage after a zstd magic",
          refused("garbage.json.zst", text("\x28\xb5\x2f\xfdgarbage!"), {"corrupt zstd"})},
         {"zstd frame cut short",
-         refused("cut.json.zst", [] { return zstdFrame(trace(manyEvents(2000))).substr(0, 3000); },
+         refused("cut.json.zst", [] { return zstdBytes(trace(manyEvents(2000))).substr(0, 3000); },
                  {"truncated zstd"})},
     };
 }
@@ -390,7 +369,7 @@ private slots:
     {
         QFETCH(bool, gzip);
         const std::string plain = smallTrace();
-        const std::string full = gzip ? gzipMember(plain) : plain;
+        const std::string full = gzip ? gzipBytes(plain) : plain;
         QTemporaryDir dir;
         const std::string path = dir.filePath(gzip ? "cut.json.gz" : "cut.json").toStdString();
         int errors = 0;
@@ -501,8 +480,8 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath(name).toStdString();
         const std::string plain = trace(manyEvents(60000) + kGood);
-        writeFile(path, name.endsWith(".gz")    ? gzipMember(plain)
-                        : name.endsWith(".zst") ? zstdFrame(plain)
+        writeFile(path, name.endsWith(".gz")    ? gzipBytes(plain)
+                        : name.endsWith(".zst") ? zstdBytes(plain)
                                                 : plain);
         LoadOptions small;
         small.memoryLimitBytes = 20 * kMiB;

@@ -117,6 +117,7 @@ void printJson(const core::Trace &trace, core::SourceFormat format)
         json.beginObject()
             .value("name", trace.string(p.name))
             .value("host", trace.string(p.host))
+            .value("kind", planeKindName(p.kind))
             .value("tracks", uint64_t(p.tracks.size()))
             .value("events", planeEvents(trace, p))
             .endObject();
@@ -133,12 +134,25 @@ void printJson(const core::Trace &trace, core::SourceFormat format)
     std::printf("%s\n", json.text().c_str());
 }
 
+const char *planeKindName(core::PlaneKind kind)
+{
+    switch (kind) {
+    case core::PlaneKind::Device: return "device";
+    case core::PlaneKind::Host: return "host";
+    case core::PlaneKind::Metadata: return "meta";
+    case core::PlaneKind::Other: break;
+    }
+    return "other";
+}
+
 void printText(const core::Trace &trace, core::SourceFormat format, const std::string &path)
 {
     const core::LoadInfo &info = trace.info;
     auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
     std::printf("Source:      %s\n", path.c_str());
     std::printf("Format:      %s\n", formatName(trace, format).c_str());
+    if (!info.run.framework.empty())
+        std::printf("Framework:   %s\n", info.run.framework.c_str());
     for (const auto &s : info.sources)
         std::printf("  file:      %s\n", s.c_str());
     std::string hosts;
@@ -147,8 +161,8 @@ void printText(const core::Trace &trace, core::SourceFormat format, const std::s
     std::printf("Hosts:       %s\n", hosts.empty() ? "-" : hosts.c_str());
     std::printf("Planes:      %zu\n", trace.planes.size());
     for (const core::Plane &p : trace.planes) {
-        std::printf("  %-40s host %-16s %5zu tracks %12llu events\n",
-                    std::string(trace.string(p.name)).c_str(),
+        std::printf("  %-40s %-6s host %-16s %5zu tracks %12llu events\n",
+                    std::string(trace.string(p.name)).c_str(), planeKindName(p.kind),
                     std::string(trace.string(p.host)).c_str(), p.tracks.size(),
                     u(planeEvents(trace, p)));
     }

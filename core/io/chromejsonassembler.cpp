@@ -1,8 +1,12 @@
 #include "core/io/chromejsonassembler.h"
 
+#include "core/io/kinetodialect.h"
+#include "core/io/kinetometadata.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -88,12 +92,12 @@ TimePs spanBetween(TimePs a, TimePs b)
 
 size_t ChromeJsonAssembler::Hash::operator()(const IdKey &k) const
 {
-    return size_t(mix64(uint64_t(k.value) * 2 + (k.isString ? 1 : 0)));
+    return size_t(mix64(uint64_t(k.value) * 4 + (k.isString ? 1 : 0) + (k.device ? 2 : 0)));
 }
 
 size_t ChromeJsonAssembler::Hash::operator()(const ThreadKey &k) const
 {
-    return size_t(mix64((*this)(k.pid) ^ (uint64_t(k.tid.value) * 2 + (k.tid.isString ? 1 : 0))));
+    return size_t(mix64((*this)(k.pid) ^ (uint64_t(k.tid.value) * 4 + (k.tid.isString ? 1 : 0))));
 }
 
 size_t ChromeJsonAssembler::Hash::operator()(const std::array<uint64_t, 3> &k) const
@@ -109,8 +113,8 @@ size_t ChromeJsonAssembler::Hash::operator()(const std::array<uint64_t, 4> &k) c
 ChromeJsonAssembler::ChromeJsonAssembler(TraceBuilder &builder)
     : m_builder(builder), m_strings(builder.strings())
 {
-    m_keyCorrelation = m_strings.intern("correlation");
     m_keyFlops = m_strings.intern("flops");
+    m_launchFlowCategory = m_strings.intern("ac2g");
 }
 
 StringId ChromeJsonAssembler::intern(std::string_view s)
@@ -120,8 +124,12 @@ StringId ChromeJsonAssembler::intern(std::string_view s)
 
 ChromeJsonAssembler::IdKey ChromeJsonAssembler::idKey(const JsonId &id)
 {
-    if (id.kind == JsonId::Kind::String)
+    // By value as text, as Chrome's importer keys them: "25738" and 25738 are one thread.
+    if (id.kind == JsonId::Kind::String) {
+        if (auto v = kineto::canonicalInteger(id.text))
+            return IdKey{*v, false};
         return IdKey{int64_t(intern(id.text)), true};
+    }
     return IdKey{id.kind == JsonId::Kind::Number ? id.number : 0, false};
 }
 
@@ -133,15 +141,23 @@ uint32_t ChromeJsonAssembler::processFor(const IdKey &pid)
     Process p;
     p.key = pid;
     const std::string name = pid.isString ? std::string(m_builder.strings().view(StringId(pid.value)))
+                             : pid.device ? "GPU " + std::to_string(pid.value)
                                           : "Process " + std::to_string(pid.value);
-    p.plane = m_builder.addPlane(name, {}, pid.isString ? 0 : pid.value, PlaneKind::Host);
+    p.plane = m_builder.addPlane(name, {}, pid.isString ? 0 : pid.value,
+                                 pid.device ? PlaneKind::Device : PlaneKind::Host);
     m_processes.push_back(p);
     return it->second;
 }
 
-ChromeJsonAssembler::Thread &ChromeJsonAssembler::threadFor(const ChromeEvent &e)
+ChromeJsonAssembler::Thread &ChromeJsonAssembler::threadFor(const ChromeEvent &e, bool device)
 {
-    const ThreadKey key{idKey(e.pid), idKey(e.tid)};
+    ThreadKey key{idKey(e.pid), idKey(e.tid)};
+    key.pid.device = device;
+    return threadForKey(key);
+}
+
+ChromeJsonAssembler::Thread &ChromeJsonAssembler::threadForKey(const ThreadKey &key)
+{
     if (m_lastThread != kNone && m_threads[m_lastThread].key == key)
         return m_threads[m_lastThread];
     auto [it, inserted] = m_threadIndex.try_emplace(key, uint32_t(m_threads.size()));
@@ -186,6 +202,7 @@ uint32_t ChromeJsonAssembler::kindFor(std::string_view name, std::string_view ca
     k.name = n;
     k.displayName = n;
     k.category = c;
+    k.role = kineto::roleOf(cat, name);
     k.plane = plane;
     const uint32_t kind = m_builder.addKind(k);
     m_kindSlots[i] = kind + 1;
@@ -225,19 +242,73 @@ ArgsRef ChromeJsonAssembler::writeArgs(uint32_t track, const ChromeEvent &e, uin
         const ChromeArg &a = e.args[i];
         const StringId key = intern(a.key);
         w.add(key, a.type, a.i, a.u, a.d, a.s);
-        if (key == m_keyCorrelation || key == m_keyFlops) {
-            const int64_t v = a.type == ArgType::Int    ? a.i
-                              : a.type == ArgType::UInt ? int64_t(a.u)
-                              : a.type == ArgType::Double ? int64_t(a.d)
-                                                          : kNoValue;
+        if (key >= m_sideOfKey.size())
+            m_sideOfKey.resize(size_t(key) + 1024, -2);
+        int8_t &column = m_sideOfKey[key];
+        if (column == -2) {
+            const auto c = key == m_keyFlops ? std::optional(SideColumn::Flops)
+                                             : kineto::sideColumnOf(a.key);
+            column = c ? int8_t(*c) : int8_t(-1);
+        }
+        if (column >= 0) {
+            const int64_t v = sideValue(SideColumn(column), a);
             if (v != kNoValue)
-                m_sideScratch.emplace_back(key, v);
+                m_sideScratch.emplace_back(SideColumn(column), v);
         }
     }
     const ArgsRef ref = w.finish();
     if (ref == kNoArgs)
         ++m_argsDropped;
     return ref;
+}
+
+int64_t ChromeJsonAssembler::sideValue(SideColumn column, const ChromeArg &a)
+{
+    if (sideColumnHoldsString(column))
+        return a.type == ArgType::String ? int64_t(intern(a.s)) : kNoValue;
+    if (column == SideColumn::Grid || column == SideColumn::Block) {
+        if (a.type != ArgType::String)
+            return kNoValue;
+        const auto packed = kineto::parseDim3(a.s);
+        return packed ? *packed : kNoValue;
+    }
+    double d = 0;
+    switch (a.type) {
+    case ArgType::Int: return kineto::isMillionths(column) ? a.i * 1000000 : a.i;
+    case ArgType::UInt:
+        if (a.u > uint64_t(INT64_MAX) / 1000000)
+            return kNoValue;
+        return kineto::isMillionths(column) ? int64_t(a.u) * 1000000 : int64_t(a.u);
+    case ArgType::Double: d = a.d; break;
+    default: return kNoValue;   // "inf", "N/A": unknown
+    }
+    if (kineto::isMillionths(column))
+        d *= 1e6;
+    if (!(d > -9.0e18 && d < 9.0e18))
+        return kNoValue;
+    return int64_t(kineto::isMillionths(column) ? std::llround(d) : int64_t(d));
+}
+
+// Applies the side values writeArgs() collected, and notes launches and GPU activities by
+// correlation id for the flows bound in finish().
+void ChromeJsonAssembler::setSides(uint32_t track, uint32_t staged, SliceRole role)
+{
+    TrackBuilder &tb = m_builder.trackBuilder(track);
+    int64_t correlation = kNoValue;
+    for (const auto &[column, value] : m_sideScratch) {
+        tb.setSide(staged, column, value);
+        if (column == SideColumn::CorrelationId)
+            correlation = value;
+    }
+    if (role != SliceRole::None && role != SliceRole::Marker)
+        m_kinetoEvents = true;
+    if (correlation == kNoValue)
+        return;
+    if (role == SliceRole::Runtime)
+        m_launchByCorrelation.try_emplace(correlation, Staged{track, staged});
+    else if (role == SliceRole::Kernel || role == SliceRole::Memcpy || role == SliceRole::Memset
+             || role == SliceRole::Sync)
+        m_activities.emplace_back(correlation, Staged{track, staged});
 }
 
 ArgsRef ChromeJsonAssembler::mergeArgs(uint32_t track, ArgsRef first, const ChromeEvent &e)
@@ -336,16 +407,15 @@ void ChromeJsonAssembler::event(const ChromeEvent &e)
 
 void ChromeJsonAssembler::complete(const ChromeEvent &e)
 {
-    Thread &t = threadFor(e);
+    const SliceRole role = kineto::roleOf(e.cat, e.name);
+    Thread &t = threadFor(e, kineto::isDeviceRole(role));
     const uint32_t plane = m_processes[t.process].plane;
     if (!e.hasDur)
         ++m_missingDur;
     const uint32_t kind = kindFor(e.name, e.cat, plane);
     const ArgsRef args = writeArgs(t.track, e, 0);
     const uint32_t staged = addSlice(t.track, e.ts, e.hasDur ? e.dur : 0, kind, args);
-    TrackBuilder &tb = m_builder.trackBuilder(t.track);
-    for (const auto &[key, value] : m_sideScratch)
-        tb.setSide(staged, key == m_keyFlops ? SideColumn::Flops : SideColumn::CorrelationId, value);
+    setSides(t.track, staged, role);
     if (e.bindId.present() && (e.flowIn || e.flowOut)) {
         const FlowPhase phase = e.flowIn && e.flowOut ? FlowPhase::Step
                                 : e.flowOut           ? FlowPhase::Start
@@ -411,7 +481,9 @@ void ChromeJsonAssembler::instant(const ChromeEvent &e)
         plane = m_processes[t.process].plane;
     }
     const uint32_t kind = kindFor(e.name, e.cat, plane);
-    addSlice(track, e.ts, 0, kind, writeArgs(track, e, 0));
+    const ArgsRef args = writeArgs(track, e, 0);
+    const uint32_t staged = addSlice(track, e.ts, 0, kind, args);
+    setSides(track, staged, m_builder.trace().kinds[kind].role);
 }
 
 void ChromeJsonAssembler::counter(const ChromeEvent &e)
@@ -461,7 +533,7 @@ void ChromeJsonAssembler::metadata(const ChromeEvent &e)
     if (e.name == "process_name" && (a = text("name"))) {
         m_processMeta[idKey(e.pid)].name = std::string(a->s);
     } else if (e.name == "process_labels" && (a = text("labels"))) {
-        m_processMeta[idKey(e.pid)].labels = std::string(a->s);
+        m_processMeta[idKey(e.pid)].labels.emplace_back(a->s);
     } else if (e.name == "process_sort_index") {
         ProcessMeta &m = m_processMeta[idKey(e.pid)];
         m.hasSort = number("sort_index", &m.sort) || m.hasSort;
@@ -532,11 +604,16 @@ void ChromeJsonAssembler::flow(const ChromeEvent &e, char kind)
         ++m_flowWithoutId;
         return;
     }
-    const Thread &t = threadFor(e);
     const FlowPhase phase = kind == 's' ? FlowPhase::Start
                             : kind == 't' ? FlowPhase::Step
                                           : FlowPhase::End;
     const bool bindNext = kind != 's' && e.bp != 'e';
+    if (kineto::isLaunchFlow(e.cat, e.name)) {
+        m_launchFlows.push_back(LaunchFlow{ThreadKey{idKey(e.pid), idKey(e.tid)}, e.ts,
+                                           flowId(e.id), intern(e.cat), phase, bindNext});
+        return;
+    }
+    const Thread &t = threadFor(e);
     m_builder.addFlowAt(t.track, e.ts, flowId(e.id), intern(e.cat), phase, bindNext);
 }
 
@@ -560,38 +637,105 @@ void ChromeJsonAssembler::finish()
         }
     }
     m_asyncOpen.clear();
+    RunMetadata &run = m_builder.info().run;
+    const bool kinetoKeys = kineto::readRunMetadata(m_topLevel, &run);
+    m_topLevel.clear();
+    if (kinetoKeys || m_kinetoEvents)
+        run.framework = "pytorch";
+    bindLaunches();
     applyMetadata();
     summarise();
+}
+
+void ChromeJsonAssembler::bindLaunches()
+{
+    // Launch -> GPU activity by correlation id: exact even where the GPU clock puts the kernel
+    // before its launch returned, and 1:N for graph launches.
+    uint64_t bound = 0;
+    for (const auto &[correlation, activity] : m_activities) {
+        auto it = m_launchByCorrelation.find(correlation);
+        if (it == m_launchByCorrelation.end())
+            continue;
+        m_builder.addFlowBetween(it->second.track, it->second.staged, activity.track,
+                                 activity.staged, uint64_t(correlation), m_launchFlowCategory);
+        ++bound;
+    }
+    m_launchByCorrelation = {};
+    m_activities = {};
+    if (bound > 0) {
+        m_launchFlows = {};
+        return;
+    }
+    // No correlation ids: bind the flow events where they were written. A flow end on a GPU
+    // stream belongs to that device's track.
+    for (const LaunchFlow &f : m_launchFlows) {
+        ThreadKey key = f.thread;
+        key.pid.device = true;
+        if (m_threadIndex.find(key) == m_threadIndex.end())
+            key.pid.device = false;
+        const Thread &t = threadForKey(key);
+        m_builder.addFlowAt(t.track, f.ts, f.id, f.category, f.phase, f.bindNext);
+    }
+    m_launchFlows = {};
 }
 
 void ChromeJsonAssembler::applyMetadata()
 {
     Trace &trace = m_builder.trace();
+    const bool kineto = !m_builder.info().run.framework.empty();
     for (const Process &p : m_processes) {
         Plane &plane = trace.planes[p.plane];
+        IdKey metaKey = p.key;
+        metaKey.device = false;
+        const auto it = m_processMeta.find(metaKey);
+        if (p.key.device) {
+            // A GPU activity's pid is its device index; the process name Kineto writes there
+            // ("python") is the host's, so the plane is named by its device label.
+            if (it != m_processMeta.end()) {
+                for (const std::string &label : it->second.labels) {
+                    if (looksLikeDevice(label))
+                        plane.name = intern(label);
+                }
+            }
+            plane.kind = PlaneKind::Device;
+            plane.sortIndex = int32_t(std::clamp<int64_t>(p.key.value, INT32_MIN, INT32_MAX));
+            continue;
+        }
         std::string label(m_builder.strings().view(plane.name));
-        if (auto it = m_processMeta.find(p.key); it != m_processMeta.end()) {
+        if (it != m_processMeta.end()) {
             if (!it->second.name.empty()) {
                 plane.name = intern(it->second.name);
                 label = it->second.name;
             }
-            label += " " + it->second.labels;
+            for (const std::string &l : it->second.labels)
+                label += " " + l;
             if (it->second.hasSort)
                 plane.sortIndex = int32_t(std::clamp<int64_t>(it->second.sort, INT32_MIN, INT32_MAX));
         }
-        plane.kind = looksLikeDevice(label) ? PlaneKind::Device : PlaneKind::Host;
+        // In a Kineto trace a process is a device only through its activities (above): an OS
+        // pid may equal a device index, and then carries that device's labels too.
+        plane.kind = !kineto && looksLikeDevice(label) ? PlaneKind::Device : PlaneKind::Host;
     }
     for (const Thread &t : m_threads) {
         Track &track = m_builder.track(t.track);
-        if (auto it = m_threadMeta.find(t.key); it != m_threadMeta.end()) {
-            if (!it->second.name.empty())
-                track.name = intern(it->second.name);
+        ThreadKey metaKey = t.key;
+        metaKey.pid.device = false;
+        if (auto it = m_threadMeta.find(metaKey); it != m_threadMeta.end()) {
+            if (!it->second.name.empty()) {
+                std::string_view name = it->second.name;
+                while (!name.empty() && name.back() == ' ')
+                    name.remove_suffix(1);
+                track.name = intern(name);
+            }
             if (it->second.hasSort)
                 track.sortIndex = int32_t(std::clamp<int64_t>(it->second.sort, INT32_MIN, INT32_MAX));
+        } else if (t.key.pid.device && !t.key.tid.isString) {
+            track.name = intern("Stream " + std::to_string(t.key.tid.value));
         }
-        // Kineto without metadata: a process whose threads are streams is a device.
+        // Chrome JSON without metadata: a process whose threads are streams is a device.
         Plane &plane = trace.planes[m_processes[t.process].plane];
-        if (plane.kind == PlaneKind::Host && containsWordCi(m_builder.strings().view(track.name), "stream"))
+        if (!kineto && plane.kind == PlaneKind::Host
+            && containsWordCi(m_builder.strings().view(track.name), "stream"))
             plane.kind = PlaneKind::Device;
     }
 }

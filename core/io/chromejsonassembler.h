@@ -39,16 +39,23 @@ public:
     void truncated() { ++m_truncated; }
     // The text ended without closing its event array or top-level object.
     void unclosed() { m_unclosed = true; }
+    // The file's other top-level keys (Kineto run metadata), before finish().
+    void setTopLevel(std::vector<std::pair<std::string, std::string>> values)
+    {
+        m_topLevel = std::move(values);
+    }
     void finish();
 
     uint64_t eventCount() const { return m_events; }
 
 private:
-    // A pid or tid: a number, or an interned string.
+    // A pid or tid: a number, or an interned string. `device` marks the pid of a GPU activity:
+    // Kineto writes the device index there, which may equal an OS pid of the same file.
     struct IdKey
     {
         int64_t value = 0;
         bool isString = false;
+        bool device = false;
         bool operator==(const IdKey &) const = default;
     };
     struct ThreadKey
@@ -88,7 +95,7 @@ private:
     struct ProcessMeta
     {
         std::string name;
-        std::string labels;
+        std::vector<std::string> labels;
         bool hasSort = false;
         int64_t sort = 0;
     };
@@ -102,7 +109,8 @@ private:
     StringId intern(std::string_view s);
     IdKey idKey(const JsonId &id);
     uint32_t processFor(const IdKey &pid);
-    Thread &threadFor(const ChromeEvent &e);
+    Thread &threadFor(const ChromeEvent &e, bool device = false);
+    Thread &threadForKey(const ThreadKey &key);
     uint32_t kindFor(std::string_view name, std::string_view cat, uint32_t plane);
     ArgsRef writeArgs(uint32_t track, const ChromeEvent &e, uint32_t staged);
     ArgsRef mergeArgs(uint32_t track, ArgsRef first, const ChromeEvent &e);
@@ -120,6 +128,9 @@ private:
     uint32_t asyncTrack(uint32_t process, StringId name);
     uint32_t globalInstantTrack();
     void applyMetadata();
+    void bindLaunches();
+    void setSides(uint32_t track, uint32_t staged, SliceRole role);
+    int64_t sideValue(SideColumn column, const ChromeArg &a);
     void summarise();
 
     TraceBuilder &m_builder;
@@ -141,9 +152,32 @@ private:
     std::unordered_map<ThreadKey, ThreadMeta, Hash> m_threadMeta;
     uint32_t m_globalPlane = UINT32_MAX;
     uint32_t m_globalTrack = UINT32_MAX;
-    StringId m_keyCorrelation = 0;
     StringId m_keyFlops = 0;
-    std::vector<std::pair<StringId, int64_t>> m_sideScratch;
+    // Per interned arg key: the side column it fills (-1 none, -2 not looked up yet).
+    std::vector<int8_t> m_sideOfKey;
+    std::vector<std::pair<SideColumn, int64_t>> m_sideScratch;
+    // Kineto: launches by correlation id and the GPU activities naming one, bound as flows in
+    // finish(); the launch flow events themselves are kept only as a fallback.
+    struct Staged
+    {
+        uint32_t track;
+        uint32_t staged;
+    };
+    std::unordered_map<int64_t, Staged> m_launchByCorrelation;
+    std::vector<std::pair<int64_t, Staged>> m_activities;
+    struct LaunchFlow
+    {
+        ThreadKey thread;
+        TimePs ts;
+        uint64_t id;
+        StringId category;
+        FlowPhase phase;
+        bool bindNext;
+    };
+    std::vector<LaunchFlow> m_launchFlows;
+    std::vector<std::pair<std::string, std::string>> m_topLevel;
+    bool m_kinetoEvents = false;
+    StringId m_launchFlowCategory = 0;
     std::vector<ArgValue> m_mergeScratch;
 
     uint64_t m_events = 0;

@@ -111,6 +111,7 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, FileContents c
     scanner.finishTopLevel();
     if (!scanner.closed())
         assembler->unclosed();
+    assembler->setTopLevel(scanner.topLevel());
     assembler->finish();
     assembler.reset();
     contents.buffer = PaddedBuffer();

@@ -125,6 +125,9 @@ void ChromeJsonScanner::noteTopLevelValue(std::string_view key, size_t begin, si
 {
     if (key == "displayTimeUnit" && end - begin >= 2 && m_text[begin] == '"')
         m_displayTimeUnit = std::string(m_text.substr(begin + 1, end - begin - 2));
+    constexpr size_t kMaxValue = size_t(1) << 20;
+    if (end - begin <= kMaxValue && m_topLevel.size() < 4096)
+        m_topLevel.emplace_back(std::string(key), std::string(m_text.substr(begin, end - begin)));
 }
 
 bool ChromeJsonScanner::start(std::string *problem)

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace tracedesk::core {
 
@@ -39,6 +41,9 @@ public:
     bool closed() const { return m_form == Form::Array || (m_arrayClosed && m_objectClosed); }
     size_t position() const { return m_pos; }
     const std::string &displayTimeUnit() const { return m_displayTimeUnit; }
+    // Every other top-level key with the raw JSON text of its value (values up to 1 MiB), in
+    // file order: Kineto's deviceProperties, distributedInfo and run properties.
+    const std::vector<std::pair<std::string, std::string>> &topLevel() const { return m_topLevel; }
 
     // End of the JSON value starting at `pos` (a string, object, array or scalar), or npos
     // when the text ends first.
@@ -55,6 +60,7 @@ private:
     size_t m_pos = 0;
     Form m_form = Form::Array;
     std::string m_displayTimeUnit;
+    std::vector<std::pair<std::string, std::string>> m_topLevel;
     bool m_arrayClosed = false;
     bool m_objectClosed = false;
 };

@@ -164,13 +164,17 @@ bool MetaDecoder::decode(Trace &trace)
             return false;
     }
 
-    trace.kinds.resize(in.count(5 + kSideColumnCount));
+    trace.kinds.resize(in.count(6 + kSideColumnCount));
     for (EventKind &k : trace.kinds) {
         k.name = StringId(in.varint());
         k.displayName = StringId(in.varint());
         k.category = StringId(in.varint());
         k.plane = uint32_t(in.varint());
         k.stats = ArgsRef(in.varint());
+        const uint8_t role = in.u8();
+        if (role >= uint8_t(SliceRole::Count))
+            return false;
+        k.role = SliceRole(role);
         for (int64_t &v : k.side)
             v = in.svarint();
     }
@@ -259,6 +263,28 @@ bool MetaDecoder::decodeInfo(LoadInfo &info)
         s = in.string();
     info.loadSeconds = in.f64();
     info.fromCache = false;
+    RunMetadata &run = info.run;
+    run.framework = in.string();
+    run.devices.resize(in.count(9));
+    for (GpuDeviceInfo &d : run.devices) {
+        d.id = in.svarint();
+        d.name = in.string();
+        d.totalGlobalMemBytes = in.varint();
+        d.computeMajor = in.svarint();
+        d.computeMinor = in.svarint();
+        d.numSms = in.svarint();
+        d.maxThreadsPerMultiprocessor = in.svarint();
+        d.warpSize = in.svarint();
+    }
+    run.distributed.present = in.u8() != 0;
+    run.distributed.backend = in.string();
+    run.distributed.rank = in.svarint();
+    run.distributed.worldSize = in.svarint();
+    run.properties.resize(in.count(2));
+    for (auto &[key, value] : run.properties) {
+        key = in.string();
+        value = in.string();
+    }
     return in.ok();
 }
 

@@ -14,8 +14,7 @@ namespace {
 
 bool isStringColumn(int column)
 {
-    const auto c = SideColumn(column);
-    return c == SideColumn::HloOp || c == SideColumn::HloModule || c == SideColumn::FrameworkOp;
+    return sideColumnHoldsString(SideColumn(column));
 }
 
 // Args are checked lazily: ArgsArena::forEach and find() bound every read by the arena, so a

@@ -95,6 +95,7 @@ void MetaEncoder::encode(const Trace &trace)
         meta.varint(k.category);
         meta.varint(k.plane);
         meta.varint(k.stats);
+        meta.u8(uint8_t(k.role));
         for (int64_t v : k.side)
             meta.svarint(v);
     }
@@ -186,6 +187,28 @@ void MetaEncoder::encodeInfo(const LoadInfo &info)
     for (const auto &s : info.warnings)
         meta.string(s);
     meta.f64(info.loadSeconds);
+    const RunMetadata &run = info.run;
+    meta.string(run.framework);
+    meta.varint(run.devices.size());
+    for (const GpuDeviceInfo &d : run.devices) {
+        meta.svarint(d.id);
+        meta.string(d.name);
+        meta.varint(d.totalGlobalMemBytes);
+        meta.svarint(d.computeMajor);
+        meta.svarint(d.computeMinor);
+        meta.svarint(d.numSms);
+        meta.svarint(d.maxThreadsPerMultiprocessor);
+        meta.svarint(d.warpSize);
+    }
+    meta.u8(run.distributed.present ? 1 : 0);
+    meta.string(run.distributed.backend);
+    meta.svarint(run.distributed.rank);
+    meta.svarint(run.distributed.worldSize);
+    meta.varint(run.properties.size());
+    for (const auto &[key, value] : run.properties) {
+        meta.string(key);
+        meta.string(value);
+    }
 }
 
 void putU32(std::vector<uint8_t> &out, uint32_t v)

@@ -8,6 +8,7 @@
 // (`originPs` is the absolute time of 0 when the source told us, e.g. XSpace profile start).
 
 #include "core/model/argsarena.h"
+#include "core/model/runmetadata.h"
 #include "core/model/sidecolumn.h"
 #include "core/model/stringtable.h"
 #include "core/model/track.h"
@@ -33,6 +34,7 @@ struct LoadInfo
     std::vector<std::string> warnings;        // the first few, for display
     double loadSeconds = 0;
     bool fromCache = false;
+    RunMetadata run;                          // framework, devices, process group
 
     void warn(std::string message);
 };
@@ -81,7 +83,7 @@ public:
         uint32_t named = 0;
         for (int c = 0; c < kSideColumnCount; ++c) {
             const auto column = SideColumn(c);
-            if (!sideColumnHoldsString(column) && !r.side[size_t(c)].empty()
+            if (!sideColumnHoldsString(column) && !sideColumnIsEncoded(column) && !r.side[size_t(c)].empty()
                 && r.side[size_t(c)][s.index] != kNoValue
                 && strings.find(sideColumnStatName(column), &names[size_t(c)]))
                 named |= 1u << c;

@@ -66,6 +66,14 @@ void TraceBuilder::addFlowAt(uint32_t track, TimePs time, uint64_t id, StringId 
     m_flowEndpoints.push_back({track, kByTime, time, id, category, phase, bindNext});
 }
 
+void TraceBuilder::addFlowBetween(uint32_t fromTrack, uint32_t fromStaged, uint32_t toTrack,
+                                  uint32_t toStaged, uint64_t id, StringId category)
+{
+    m_needsPlacement[fromTrack] = 1;
+    m_needsPlacement[toTrack] = 1;
+    m_directFlows.push_back({fromTrack, fromStaged, toTrack, toStaged, id, category});
+}
+
 void TraceBuilder::finishTrack(uint32_t i)
 {
     if (m_finished[i])
@@ -116,6 +124,16 @@ std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
 
 void TraceBuilder::resolveFlows()
 {
+    for (const DirectFlow &f : m_directFlows) {
+        const auto &from = m_placements[f.fromTrack];
+        const auto &to = m_placements[f.toTrack];
+        if (f.fromStaged >= from.size() || f.toStaged >= to.size())
+            continue;
+        m_trace->flows.push_back(
+            Flow{SliceRef{f.fromTrack, from[f.fromStaged].row, from[f.fromStaged].index},
+                 SliceRef{f.toTrack, to[f.toStaged].row, to[f.toStaged].index}, f.id, f.category});
+    }
+    m_directFlows = {};
     auto &eps = m_flowEndpoints;
     if (eps.empty())
         return;
@@ -231,7 +249,7 @@ void TraceBuilder::resolveFlows()
     size_t total = 0;
     for (size_t b = 0; b < bucketCount; ++b)
         total += flowsPerBucket[b].size();
-    trace.flows.reserve(total);
+    trace.flows.reserve(trace.flows.size() + total);
     for (auto &bucket : flowsPerBucket)
         trace.flows.insert(trace.flows.end(), bucket.begin(), bucket.end());
     if (unbound > 0)

@@ -46,6 +46,11 @@ public:
     void addFlowAt(uint32_t track, TimePs time, uint64_t id, StringId category, FlowPhase phase,
                    bool bindNext);
 
+    // A flow known by its two staged slices (Kineto launch -> GPU activity by correlation id):
+    // bound as given, whatever the order of their times.
+    void addFlowBetween(uint32_t fromTrack, uint32_t fromStaged, uint32_t toTrack,
+                        uint32_t toStaged, uint64_t id, StringId category);
+
     void finishTrack(uint32_t i);
     // Finishes the remaining tracks, resolves flows, computes bounds. Returns null only when
     // cancelled. The builder is spent afterwards.
@@ -71,6 +76,13 @@ private:
     std::vector<uint8_t> m_finished;
     std::vector<uint8_t> m_needsPlacement;
     std::vector<FlowEndpoint> m_flowEndpoints;
+    struct DirectFlow
+    {
+        uint32_t fromTrack, fromStaged, toTrack, toStaged;
+        uint64_t id;
+        StringId category;
+    };
+    std::vector<DirectFlow> m_directFlows;
 };
 
 } // namespace tracedesk::core

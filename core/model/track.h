@@ -101,6 +101,7 @@ struct EventKind
     StringId name = kEmptyString;
     StringId displayName = kEmptyString;
     StringId category = kEmptyString;
+    SliceRole role = SliceRole::None;
     uint32_t plane = 0;
     ArgsRef stats = kNoArgs;        // in Trace::metaArgs
     std::array<int64_t, kSideColumnCount> side = makeEmptySide();

@@ -39,8 +39,51 @@ enum class SideColumn : uint8_t {
     BytesAccessed,
     FrameworkOp,   // StringId (tf_op / tf_op_name)
     CorrelationId,
+    // Kineto (PyTorch profiler) activity fields, mapped at load from their args.
+    ExternalId,    // the CPU op / annotation a launch or GPU activity belongs to
+    Stream,        // GPU stream of a GPU activity
+    Device,        // GPU index of a GPU activity (its "device" arg)
+    BlocksPerSm,   // kernel blocks per SM, in millionths (kNoValue when unknown or "inf")
+    WarpsPerSm,    // kernel warps per SM, in millionths
+    Occupancy,     // kernel est. achieved occupancy, percent (negative: unknown)
+    Registers,     // kernel registers per thread
+    SharedMemory,  // kernel shared memory bytes
+    Grid,          // kernel grid, packed: x | y << 21 | z << 42
+    Block,         // kernel block, packed like Grid
+    Bytes,         // bytes of a memcpy / memset, or of a memory event (signed)
+    InputShapes,   // StringId: an op's "Input Dims" as written
+    CallStack,     // StringId: an op's "Call stack"
     Count
 };
 inline constexpr int kSideColumnCount = int(SideColumn::Count);
+
+// What a slice is to the analyses, whatever format it came from. Readers set it per event kind
+// from the format's own vocabulary (Kineto's "cat"), so analyses never look at category text.
+enum class SliceRole : uint8_t {
+    None,
+    CpuOp,            // framework operator on a host thread (Kineto cpu_op / Operator)
+    UserAnnotation,   // user range on a host thread (record_function, ProfilerStep#N)
+    GpuAnnotation,    // the device-side copy of a user range, on a stream
+    PythonFunction,   // Python tracer frame
+    Runtime,          // launch or other runtime / driver API call on a host thread
+    Kernel,           // GPU kernel
+    Memcpy,           // GPU memory copy
+    Memset,           // GPU memory set
+    Sync,             // GPU synchronization (stream / event / context sync)
+    MemoryEvent,      // allocator instant ([memory])
+    Marker,           // capture-window markers (Kineto "Trace")
+    Count
+};
+
+// Grid and block dimensions packed into one side value: 21 bits each.
+inline constexpr int64_t packDim3(int64_t x, int64_t y, int64_t z)
+{
+    constexpr int64_t m = (int64_t(1) << 21) - 1;
+    return (x & m) | (y & m) << 21 | (z & m) << 42;
+}
+inline constexpr int64_t dim3At(int64_t packed, int axis)
+{
+    return (packed >> (21 * axis)) & ((int64_t(1) << 21) - 1);
+}
 
 } // namespace tracedesk::core

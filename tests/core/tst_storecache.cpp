@@ -98,6 +98,22 @@ std::shared_ptr<Trace> makeTrace(int bulk = 0)
     trace->info.recordsByPhase["X"] = 5;
     trace->info.warn("one odd event");
     trace->info.loadSeconds = 0.5;
+    trace->kinds[kernelKind].role = SliceRole::Kernel;
+    trace->kinds[opKind].role = SliceRole::CpuOp;
+    RunMetadata &run = trace->info.run;
+    run.framework = "pytorch";
+    GpuDeviceInfo gpu0;
+    gpu0.id = 0;
+    gpu0.name = "NVIDIA H100 80GB HBM3";
+    gpu0.totalGlobalMemBytes = 85031714816;
+    gpu0.computeMajor = 9;
+    gpu0.computeMinor = 0;
+    gpu0.numSms = 132;
+    gpu0.maxThreadsPerMultiprocessor = 2048;
+    gpu0.warpSize = 32;
+    run.devices = {gpu0};
+    run.distributed = {true, "nccl", 3, 8};
+    run.properties = {{"cuda_runtime_version", "12040"}, {"with_stack", "true"}};
     return trace;
 }
 
@@ -124,6 +140,7 @@ void compareTraces(const Trace &a, const Trace &b, bool sameLoadTime = true)
         QCOMPARE(b.kinds[i].plane, a.kinds[i].plane);
         QCOMPARE(b.kinds[i].stats, a.kinds[i].stats);
         QVERIFY(b.kinds[i].side == a.kinds[i].side);
+        QCOMPARE(b.kinds[i].role, a.kinds[i].role);
     }
     QVERIFY(b.metaArgs.bytes() == a.metaArgs.bytes());
     QCOMPARE(b.tracks.size(), a.tracks.size());
@@ -178,6 +195,24 @@ void compareTraces(const Trace &a, const Trace &b, bool sameLoadTime = true)
     QVERIFY(b.info.warnings == a.info.warnings);
     if (sameLoadTime)
         QCOMPARE(b.info.loadSeconds, a.info.loadSeconds);
+    const RunMetadata &ra = a.info.run, &rb = b.info.run;
+    QCOMPARE(rb.framework, ra.framework);
+    QCOMPARE(rb.devices.size(), ra.devices.size());
+    for (size_t i = 0; i < ra.devices.size(); ++i) {
+        QCOMPARE(rb.devices[i].id, ra.devices[i].id);
+        QCOMPARE(rb.devices[i].name, ra.devices[i].name);
+        QCOMPARE(rb.devices[i].totalGlobalMemBytes, ra.devices[i].totalGlobalMemBytes);
+        QCOMPARE(rb.devices[i].computeMajor, ra.devices[i].computeMajor);
+        QCOMPARE(rb.devices[i].computeMinor, ra.devices[i].computeMinor);
+        QCOMPARE(rb.devices[i].numSms, ra.devices[i].numSms);
+        QCOMPARE(rb.devices[i].maxThreadsPerMultiprocessor, ra.devices[i].maxThreadsPerMultiprocessor);
+        QCOMPARE(rb.devices[i].warpSize, ra.devices[i].warpSize);
+    }
+    QCOMPARE(rb.distributed.present, ra.distributed.present);
+    QCOMPARE(rb.distributed.backend, ra.distributed.backend);
+    QCOMPARE(rb.distributed.rank, ra.distributed.rank);
+    QCOMPARE(rb.distributed.worldSize, ra.distributed.worldSize);
+    QVERIFY(rb.properties == ra.properties);
 }
 
 } // namespace

@@ -1,0 +1,120 @@
+#pragma once
+
+// KinetoIndex: one pass over a PyTorch profiler (Kineto) trace that finds, per host thread, the
+// CPU nodes (CpuOp / UserAnnotation slices) and the launch calls (Runtime slices), and on the
+// device planes every GPU activity (Kernel / Memcpy / Memset), then links them: correlation id
+// -> runtime, runtime -> its GPU activities (1:N, e.g. a cudaGraphLaunch), External id -> CPU
+// node(s). The PyTorch analyses (operator tree, operator and kernel views, steps) build on it.
+//
+// Roles come from EventKind::role (set by the reader), never from category text. cuda_driver
+// launches (cuLaunchKernel[Ex]) carry role Runtime and are indexed like cuda_runtime calls
+// (PYTORCH.md §5), so Triton / inductor kernels find their launch. External id 0 (old files)
+// and a missing External id both read as "none" (kNoValue). Correlation ids are taken as unique
+// within the trace (one Kineto file per Trace); when two runtimes share one, the first in
+// (start, track) order wins and the second is indexed without GPU work.
+//
+// Plain value; immutable once built, safe to share across threads. Invariants:
+// - threads are host tracks holding at least one node or runtime, ordered by track index;
+// - nodes of one thread are contiguous in `nodes` ([nodeBegin, nodeEnd)), sorted by
+//   (start, -end, row) so that a parent precedes its children;
+// - runtimes of one thread are contiguous in `runtimes` ([runtimeBegin, runtimeEnd)), by start;
+// - `activities` is sorted by (device, stream, start); `activitiesOf(r)` lists the indices of
+//   runtime r's activities in start order; every activity appears in at most one runtime.
+
+#include "core/analysis/analysiscache.h"
+#include "core/model/trace.h"
+
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace tracedesk::core::analysis::pytorch {
+
+inline constexpr uint32_t kNoIndex = UINT32_MAX;
+
+// A CpuOp or UserAnnotation slice on a host thread.
+struct KinetoNode
+{
+    SliceRef ref;
+    uint32_t thread = 0; // index into KinetoIndex::threads
+    SliceRole role = SliceRole::None;
+    TimePs start = 0;
+    TimePs end = 0;
+    int64_t externalId = kNoValue; // kNoValue when absent or 0
+};
+
+// A runtime / driver API call on a host thread.
+struct KinetoRuntime
+{
+    SliceRef ref;
+    uint32_t thread = 0; // index into KinetoIndex::threads
+    TimePs start = 0;
+    TimePs end = 0;
+    int64_t correlation = kNoValue;
+    int64_t externalId = kNoValue; // kNoValue when absent or 0
+};
+
+// A Kernel, Memcpy or Memset on a device plane.
+struct KinetoActivity
+{
+    SliceRef ref;
+    SliceRole role = SliceRole::None;
+    TimePs start = 0;
+    TimePs end = 0;
+    int64_t device = 0; // the Device side column, else the plane id
+    int64_t stream = 0; // the Stream side column, else the track's source id
+    int64_t correlation = kNoValue;
+    int64_t externalId = kNoValue; // kNoValue when absent or 0
+    uint32_t runtime = kNoIndex;   // index into KinetoIndex::runtimes, kNoIndex when unmatched
+};
+
+struct KinetoThread
+{
+    uint32_t track = 0; // index into Trace::tracks
+    uint32_t plane = 0; // index into Trace::planes
+    int64_t pid = 0;    // plane id (OS pid)
+    int64_t tid = 0;    // track source id (OS tid)
+    uint32_t nodeBegin = 0;
+    uint32_t nodeEnd = 0;
+    uint32_t runtimeBegin = 0;
+    uint32_t runtimeEnd = 0;
+    bool hasProfilerStep = false; // some node is named ProfilerStep#N
+};
+
+struct KinetoIndex
+{
+    std::vector<KinetoThread> threads;
+    std::vector<KinetoNode> nodes;
+    std::vector<KinetoRuntime> runtimes;
+    std::vector<KinetoActivity> activities;
+    std::vector<int64_t> devices; // distinct activity devices, ascending
+    bool hasKernels = false;      // some activity has role Kernel
+    bool hasDeviceActivities = false;
+
+    // Indices into `activities` of runtime r's GPU work (empty for most non-launch calls).
+    std::span<const uint32_t> activitiesOf(uint32_t runtime) const;
+    // Index into `runtimes` of the call with this correlation id, or kNoIndex.
+    uint32_t runtimeForCorrelation(int64_t correlation) const;
+    // Indices into `nodes` carrying this External id (usually one), in node order.
+    std::span<const uint32_t> nodesForExternalId(int64_t externalId) const;
+    // Index into `threads` of a host track, or kNoIndex.
+    uint32_t threadOfTrack(uint32_t track) const;
+
+    // Lookup tables behind the accessors above.
+    std::vector<uint32_t> activityOffsets; // runtimes.size() + 1 offsets into activityOrder
+    std::vector<uint32_t> activityOrder;
+    std::unordered_map<int64_t, uint32_t> runtimeByCorrelation;
+    std::unordered_map<int64_t, std::pair<uint32_t, uint32_t>>
+        nodeRangeByExternalId; // into nodeOrder
+    std::vector<uint32_t> nodeOrder;
+    std::unordered_map<uint32_t, uint32_t> threadByTrack;
+};
+
+// True for the names torch-tb-profiler treats as steps: "ProfilerStep#<digits>".
+bool isProfilerStepName(std::string_view name);
+
+KinetoIndex buildKinetoIndex(const Trace &trace);
+std::shared_ptr<const KinetoIndex> kinetoIndex(AnalysisCache &cache);
+
+} // namespace tracedesk::core::analysis::pytorch

@@ -75,6 +75,17 @@ std::string formatName(const core::Trace &trace, core::SourceFormat format)
     return format == core::SourceFormat::XSpace ? "xspace" : "chrome-json";
 }
 
+const char *planeKindName(core::PlaneKind kind)
+{
+    switch (kind) {
+    case core::PlaneKind::Device: return "device";
+    case core::PlaneKind::Host: return "host";
+    case core::PlaneKind::Metadata: return "meta";
+    case core::PlaneKind::Other: break;
+    }
+    return "other";
+}
+
 void printJson(const core::Trace &trace, core::SourceFormat format)
 {
     const core::LoadInfo &info = trace.info;
@@ -132,17 +143,6 @@ void printJson(const core::Trace &trace, core::SourceFormat format)
     }
     json.endArray().endObject();
     std::printf("%s\n", json.text().c_str());
-}
-
-const char *planeKindName(core::PlaneKind kind)
-{
-    switch (kind) {
-    case core::PlaneKind::Device: return "device";
-    case core::PlaneKind::Host: return "host";
-    case core::PlaneKind::Metadata: return "meta";
-    case core::PlaneKind::Other: break;
-    }
-    return "other";
 }
 
 void printText(const core::Trace &trace, core::SourceFormat format, const std::string &path)

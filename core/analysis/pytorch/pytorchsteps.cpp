@@ -1,0 +1,166 @@
+#include "core/analysis/pytorch/pytorchsteps.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+namespace tracedesk::core::analysis::pytorch {
+
+namespace {
+
+bool onHostPlane(const Trace &trace, const KinetoNode &node)
+{
+    return trace.planes[trace.tracks[node.ref.track].plane].kind == PlaneKind::Host;
+}
+
+// "ProfilerStep#0042" -> "42": the plugin names a step by int(N).
+std::string stepNumber(std::string_view markerName)
+{
+    std::string_view digits = markerName.substr(markerName.find('#') + 1);
+    while (digits.size() > 1 && digits.front() == '0')
+        digits.remove_prefix(1);
+    return std::string(digits);
+}
+
+std::vector<PyTorchStep> hostSteps(const Trace &trace, const KinetoIndex &index)
+{
+    std::vector<PyTorchStep> steps;
+    for (const KinetoNode &node : index.nodes) {
+        if (!onHostPlane(trace, node) || !isProfilerStepName(trace.name(node.ref)))
+            continue;
+        PyTorchStep step;
+        step.name = stepNumber(trace.name(node.ref));
+        step.hostStart = step.start = node.start;
+        step.hostEnd = step.end = node.end;
+        step.marker = node.ref;
+        steps.push_back(std::move(step));
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const PyTorchStep &a, const PyTorchStep &b) {
+        return std::tuple(a.hostStart, a.hostEnd) < std::tuple(b.hostStart, b.hostEnd);
+    });
+    return steps;
+}
+
+// Step "0" over the CPU ops when the trace has no step marker (empty when there is no CPU op).
+std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &index)
+{
+    TimePs lo = std::numeric_limits<TimePs>::max();
+    TimePs hi = std::numeric_limits<TimePs>::min();
+    for (const KinetoNode &node : index.nodes) {
+        if (node.role != SliceRole::CpuOp || !onHostPlane(trace, node))
+            continue;
+        lo = std::min(lo, node.start);
+        hi = std::max(hi, node.end);
+    }
+    if (lo > hi)
+        return {};
+    PyTorchStep step;
+    step.name = "0";
+    step.hostStart = step.start = lo;
+    step.hostEnd = step.end = hi;
+    return {step};
+}
+
+// Step 1 of the design note: GPU work of the runtimes lying fully inside each step. Marks the
+// activities it matched in `matched`.
+void matchDeviceWork(const KinetoIndex &index, std::vector<PyTorchStep> &steps,
+                     std::vector<bool> &matched)
+{
+    std::vector<uint32_t> order(index.runtimes.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return index.runtimes[a].start < index.runtimes[b].start;
+    });
+    size_t s = 0;
+    size_t r = 0;
+    while (s < steps.size() && r < order.size()) {
+        PyTorchStep &step = steps[s];
+        const KinetoRuntime &rt = index.runtimes[order[r]];
+        if (rt.start < step.hostStart) {
+            ++r; // before the step or crossing its start edge
+        } else if (rt.end <= step.hostEnd) {
+            for (uint32_t a : index.activitiesOf(order[r])) {
+                const KinetoActivity &act = index.activities[a];
+                if (step.matchedActivities == 0) {
+                    step.deviceStart = act.start;
+                    step.deviceEnd = act.end;
+                } else {
+                    step.deviceStart = std::min(step.deviceStart, act.start);
+                    step.deviceEnd = std::max(step.deviceEnd, act.end);
+                }
+                ++step.matchedActivities;
+                matched[a] = true;
+            }
+            ++r;
+        } else if (rt.start < step.hostEnd) {
+            ++r; // crosses the step's end edge
+        } else {
+            ++s; // behind this step: try it against the next one
+        }
+    }
+}
+
+} // namespace
+
+PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index)
+{
+    PyTorchSteps result;
+    std::vector<PyTorchStep> steps = hostSteps(trace, index);
+    result.hostStepCount = uint32_t(steps.size());
+    result.fromMarkers = !steps.empty();
+    if (steps.empty())
+        steps = fallbackStep(trace, index);
+    if (steps.empty())
+        return result;
+
+    std::vector<bool> matched(index.activities.size(), false);
+    matchDeviceWork(index, steps, matched);
+    const bool anyMatched = std::any_of(
+        steps.begin(), steps.end(), [](const PyTorchStep &s) { return s.matchedActivities > 0; });
+    if (anyMatched) {
+        result.deviceAdjusted = true;
+        TimePs prevEnd = steps.front().hostStart;
+        if (steps.front().matchedActivities > 0) {
+            // GPU work launched before the first step (e.g. warm-up) that is still running
+            // when step 0 starts delays the step's start.
+            for (size_t a = 0; a < index.activities.size(); ++a) {
+                const KinetoActivity &act = index.activities[a];
+                if (!matched[a] && act.end < steps.front().deviceStart)
+                    prevEnd = std::max(prevEnd, act.end);
+            }
+        }
+        for (PyTorchStep &step : steps) {
+            step.start = std::max(prevEnd, step.hostStart);
+            step.end = step.matchedActivities > 0 ? std::max(step.hostEnd, step.deviceEnd)
+                                                  : std::max(step.hostEnd, step.start);
+            step.end = std::max(step.end, step.start);
+            prevEnd = step.end;
+        }
+        if (steps.size() > 1) {
+            size_t last = steps.size() - 1;
+            while (steps[last].matchedActivities == 0)
+                --last; // terminates: some step matched
+            // The last step with GPU work probably lost kernels when the capture stopped.
+            if (last > 0 && 0.8 * steps[last - 1].matchedActivities > steps[last].matchedActivities)
+                --last;
+            result.trimmedSteps = uint32_t(steps.size() - (last + 1));
+            steps.resize(last + 1);
+        }
+    }
+    result.steps = std::move(steps);
+    return result;
+}
+
+PyTorchSteps computePyTorchSteps(const Trace &trace)
+{
+    return computePyTorchSteps(trace, buildKinetoIndex(trace));
+}
+
+std::shared_ptr<const PyTorchSteps> pytorchSteps(AnalysisCache &cache)
+{
+    return cache.get<PyTorchSteps>(
+        [](AnalysisCache &c) { return computePyTorchSteps(c.trace(), *kinetoIndex(c)); });
+}
+
+} // namespace tracedesk::core::analysis::pytorch

@@ -250,6 +250,8 @@ ArgsRef ChromeJsonAssembler::writeArgs(uint32_t track, const ChromeEvent &e, uin
                                              : kineto::sideColumnOf(a.key);
             column = c ? int8_t(*c) : int8_t(-1);
         }
+        if (column == int8_t(SideColumn::ExternalId) && !m_kinetoDecided)
+            m_kineto = true;
         if (column >= 0) {
             const int64_t v = sideValue(SideColumn(column), a);
             if (v != kNoValue)
@@ -300,9 +302,7 @@ void ChromeJsonAssembler::setSides(uint32_t track, uint32_t staged, SliceRole ro
         if (column == SideColumn::CorrelationId)
             correlation = value;
     }
-    if (role != SliceRole::None && role != SliceRole::Marker)
-        m_kinetoEvents = true;
-    if (correlation == kNoValue)
+    if (!m_kineto || correlation == kNoValue)
         return;
     if (role == SliceRole::Runtime)
         m_launchByCorrelation.try_emplace(correlation, Staged{track, staged});
@@ -408,7 +408,9 @@ void ChromeJsonAssembler::event(const ChromeEvent &e)
 void ChromeJsonAssembler::complete(const ChromeEvent &e)
 {
     const SliceRole role = kineto::roleOf(e.cat, e.name);
-    Thread &t = threadFor(e, kineto::isDeviceRole(role));
+    if (kineto::isDeviceRole(role))
+        m_kinetoDecided = true;
+    Thread &t = threadFor(e, m_kineto && kineto::isDeviceRole(role));
     const uint32_t plane = m_processes[t.process].plane;
     if (!e.hasDur)
         ++m_missingDur;
@@ -640,7 +642,7 @@ void ChromeJsonAssembler::finish()
     RunMetadata &run = m_builder.info().run;
     const bool kinetoKeys = kineto::readRunMetadata(m_topLevel, &run);
     m_topLevel.clear();
-    if (kinetoKeys || m_kinetoEvents)
+    if (kinetoKeys || m_kineto)
         run.framework = "pytorch";
     bindLaunches();
     applyMetadata();
@@ -662,12 +664,12 @@ void ChromeJsonAssembler::bindLaunches()
     }
     m_launchByCorrelation = {};
     m_activities = {};
-    if (bound > 0) {
+    if (m_kineto && bound > 0) {
         m_launchFlows = {};
         return;
     }
-    // No correlation ids: bind the flow events where they were written. A flow end on a GPU
-    // stream belongs to that device's track.
+    // No correlation ids (or not Kineto): bind the flow events where they were written. In a
+    // Kineto trace a flow end on a GPU stream belongs to that device's track.
     for (const LaunchFlow &f : m_launchFlows) {
         ThreadKey key = f.thread;
         key.pid.device = true;
@@ -682,7 +684,7 @@ void ChromeJsonAssembler::bindLaunches()
 void ChromeJsonAssembler::applyMetadata()
 {
     Trace &trace = m_builder.trace();
-    const bool kineto = !m_builder.info().run.framework.empty();
+    const bool kineto = m_kineto;
     for (const Process &p : m_processes) {
         Plane &plane = trace.planes[p.plane];
         IdKey metaKey = p.key;

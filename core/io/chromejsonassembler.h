@@ -39,6 +39,10 @@ public:
     void truncated() { ++m_truncated; }
     // The text ended without closing its event array or top-level object.
     void unclosed() { m_unclosed = true; }
+    // The file is a Kineto (PyTorch profiler) trace, as its top-level keys before the events
+    // say: GPU activities then go to device planes and launches bind by correlation id. Files
+    // that write those keys after their events are recognised by their first "External id".
+    void setKineto(bool kineto) { m_kineto = kineto; }
     // The file's other top-level keys (Kineto run metadata), before finish().
     void setTopLevel(std::vector<std::pair<std::string, std::string>> values)
     {
@@ -176,7 +180,10 @@ private:
     };
     std::vector<LaunchFlow> m_launchFlows;
     std::vector<std::pair<std::string, std::string>> m_topLevel;
-    bool m_kinetoEvents = false;
+    bool m_kineto = false;
+    // Set once a GPU activity is placed: from then on the dialect decision stands, so one
+    // file's GPU activities never land on two kinds of plane.
+    bool m_kinetoDecided = false;
     StringId m_launchFlowCategory = 0;
     std::vector<ArgValue> m_mergeScratch;
 

@@ -76,6 +76,10 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, FileContents c
 
     TraceBuilder builder;
     auto assembler = std::make_unique<ChromeJsonAssembler>(builder);
+    for (const auto &[key, value] : scanner.topLevel()) {
+        if (key == "schemaVersion" || key == "deviceProperties" || key == "computeProperties")
+            assembler->setKineto(true);
+    }
     auto parser = std::make_unique<ChromeJsonParser>();
     std::vector<std::string_view> batch;
     uint64_t reported = 0;

@@ -225,14 +225,23 @@ private slots:
 
     void plainChromeJsonIsNotPytorch()
     {
+        // No schemaVersion / deviceProperties: Kineto-like categories alone do not make a
+        // PyTorch trace (XProf-style exports use them too), and the process keeps its events.
         auto t = loadText(R"({"traceEvents": [
             {"ph": "M", "name": "process_labels", "pid": 3, "tid": 0, "args": {"labels": "GPU"}},
-            {"ph": "X", "cat": "benchmark", "name": "a", "pid": 3, "tid": 1, "ts": 1, "dur": 2}]})");
+            {"ph": "X", "cat": "benchmark", "name": "a", "pid": 3, "tid": 1, "ts": 1, "dur": 2},
+            {"ph": "X", "cat": "kernel", "name": "k", "pid": 3, "tid": 7, "ts": 1, "dur": 2,
+             "args": {"correlation": 5}},
+            {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 1,
+             "ts": 0, "dur": 1, "args": {"correlation": 5}}]})");
         QVERIFY(t);
         QVERIFY(t->info.run.framework.empty());
+        QCOMPARE(t->planes.size(), size_t(2));
         // Without Kineto, labels still make a device, as before.
         QCOMPARE(t->planes[0].kind, PlaneKind::Device);
+        QCOMPARE(t->planes[0].tracks.size(), size_t(2));
         QCOMPARE(t->kinds[0].role, SliceRole::None);
+        QVERIFY(t->flows.empty());
     }
 
     void realFixtures_data()

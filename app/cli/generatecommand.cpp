@@ -10,10 +10,12 @@
 namespace tracedesk::cli {
 
 const char *const kGenerateUsage =
-    "  generate --events N --format xspace|json [--seed S] [--force] [--json] OUT\n"
+    "  generate --events N --format xspace|json|kineto [--seed S] [--force] [--json] OUT\n"
     "      Write a deterministic synthetic training trace of about N events (N may end in k or\n"
     "      M). The same seed gives a byte-identical file. Refuses to overwrite OUT without\n"
-    "      --force.";
+    "      --force. kineto writes a PyTorch profiler trace (*.pt.trace.json content: steps,\n"
+    "      ops, CUDA launches, kernels on two GPUs, memory events, flows); its event count\n"
+    "      includes metadata and flow records.";
 
 int runGenerate(int argc, char **argv)
 {
@@ -35,7 +37,8 @@ int runGenerate(int argc, char **argv)
         return fail("generate: --events needs a positive count, e.g. --events 1M", kExitUsage);
     options.events = n;
     if (!core::parseGeneratedFormat(args.value("format", "xspace"), &options.format))
-        return fail("generate: unknown --format '" + args.value("format") + "' (xspace or json)",
+        return fail("generate: unknown --format '" + args.value("format")
+                        + "' (xspace, json or kineto)",
                     kExitUsage);
     unsigned long long seed = 1;
     if (args.has("seed") && !parseCount(args.value("seed"), &seed))

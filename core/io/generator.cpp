@@ -3,6 +3,7 @@
 
 #include "core/io/generator.h"
 #include "core/io/generatorsink.h"
+#include "core/io/kinetogenerator.h"
 
 #include <algorithm>
 #include <array>
@@ -325,11 +326,17 @@ bool parseGeneratedFormat(const std::string &text, GeneratedFormat *format)
         *format = GeneratedFormat::ChromeJson;
         return true;
     }
+    if (text == "kineto") {
+        *format = GeneratedFormat::Kineto;
+        return true;
+    }
     return false;
 }
 
 Result<GeneratedTraceStats> generateTrace(const GeneratorOptions &options, const std::string &path)
 {
+    if (options.format == GeneratedFormat::Kineto)
+        return generateKinetoTraceSummary(options, path);
     std::unique_ptr<Sink> sink = options.format == GeneratedFormat::XSpace
                                      ? makeXSpaceSink(path)
                                      : makeChromeJsonSink(path);

@@ -18,7 +18,8 @@
 
 namespace tracedesk::core {
 
-enum class GeneratedFormat { XSpace, ChromeJson };
+// Kineto: a PyTorch profiler trace, written by generateKinetoTrace() (kinetogenerator.h).
+enum class GeneratedFormat { XSpace, ChromeJson, Kineto };
 
 struct GeneratorOptions
 {
@@ -51,7 +52,7 @@ struct GeneratedTraceStats
 
 Result<GeneratedTraceStats> generateTrace(const GeneratorOptions &options, const std::string &path);
 
-// "xspace" / "json" (also "chrome-json"); false for anything else.
+// "xspace" / "json" (also "chrome-json") / "kineto"; false for anything else.
 bool parseGeneratedFormat(const std::string &text, GeneratedFormat *format);
 
 } // namespace tracedesk::core

@@ -2,6 +2,14 @@
 #include "jsonout.h"
 #include "options.h"
 
+#include "core/analysis/analysiscache.h"
+#include "core/analysis/pytorch/kernelview.h"
+#include "core/analysis/pytorch/kinetoindex.h"
+#include "core/analysis/pytorch/operatorstats.h"
+#include "core/analysis/pytorch/operatortree.h"
+#include "core/analysis/pytorch/pytorchmemory.h"
+#include "core/analysis/pytorch/pytorchoverview.h"
+#include "core/analysis/pytorch/pytorchsteps.h"
 #include "core/io/generator.h"
 #include "core/io/memoryusage.h"
 #include "core/io/storecache.h"
@@ -26,10 +34,11 @@ namespace fs = std::filesystem;
 namespace tracedesk::cli {
 
 const char *const kBenchUsage =
-    "  bench FILE|--generate N [--format xspace|json] [--seed S] [--json] [--keep DIR]\n"
+    "  bench FILE|--generate N [--format xspace|json|kineto] [--seed S] [--json] [--keep DIR]\n"
     "      Measure loading: load time, events per second, memory per event, peak RSS, reopen\n"
-    "      time from the store cache, (XSpace) a plain protobuf parse for comparison, and the\n"
-    "      timeline stages: frame building zoomed out / mid / in, and a name search.\n"
+    "      time from the store cache, (XSpace) a plain protobuf parse for comparison, the\n"
+    "      timeline stages: frame building zoomed out / mid / in, a name search, and (PyTorch\n"
+    "      traces) each PyTorch analysis computed from the loaded store.\n"
     "      --generate writes a synthetic trace of about N events first (into a temporary\n"
     "      folder, or into DIR with --keep).";
 
@@ -100,6 +109,8 @@ struct BenchResult
     std::vector<std::pair<std::string, double>> viewTimings;
     std::string searchQuery;
     uint64_t searchMatches = 0;
+    // PyTorch traces: each analysis in dependency order (name -> milliseconds), and their sum.
+    std::vector<std::pair<std::string, double>> analysisTimings;
 };
 
 constexpr int kFrameWidthPx = 1920;
@@ -142,6 +153,32 @@ void measureViewTimings(const core::Trace &trace, BenchResult *r)
                       {"frame_build_ms_in", q.frameBuildMsIn},
                       {"search_ms", q.searchMs},
                       {"lod_index_build_ms", q.indexBuildMs}};
+}
+
+// Each PyTorch analysis on a fresh cache, in dependency order, so each timing is that analysis
+// alone (the ones it builds on are already cached).
+void measurePyTorchAnalyses(const core::TracePtr &trace, BenchResult *r)
+{
+    namespace pt = core::analysis::pytorch;
+    if (trace->info.run.framework != "pytorch")
+        return;
+    core::analysis::AnalysisCache cache(trace);
+    double total = 0;
+    auto time = [&](const char *name, auto &&run) {
+        const auto started = std::chrono::steady_clock::now();
+        run();
+        const double ms = secondsSince(started) * 1e3;
+        total += ms;
+        r->analysisTimings.emplace_back(name, ms);
+    };
+    time("kineto_index_ms", [&] { pt::kinetoIndex(cache); });
+    time("operator_tree_ms", [&] { pt::operatorTree(cache); });
+    time("steps_ms", [&] { pt::pytorchSteps(cache); });
+    time("memory_ms", [&] { pt::pytorchMemory(cache); });
+    time("overview_ms", [&] { pt::pytorchOverview(cache); });
+    time("operator_stats_ms", [&] { pt::operatorStats(cache); });
+    time("kernel_view_ms", [&] { pt::kernelView(cache); });
+    r->analysisTimings.emplace_back("pytorch_analyses_total_ms", total);
 }
 
 int reopenFromCache(const std::string &path, core::TracePtr &trace, BenchResult *r)
@@ -204,6 +241,8 @@ void printResult(const BenchResult &r, bool asJson)
         for (const auto &[key, ms] : r.viewTimings)
             json.value(key, ms);
         json.value("search_query", r.searchQuery).value("search_matches", r.searchMatches);
+        for (const auto &[key, ms] : r.analysisTimings)
+            json.value(key, ms);
         json.endObject();
         std::printf("%s\n", json.text().c_str());
         return;
@@ -230,6 +269,11 @@ void printResult(const BenchResult &r, bool asJson)
         std::printf("  %-20s %.3f\n", (key + ":").c_str(), ms);
     std::printf("  search query:        \"%s\" (%llu matches)\n", r.searchQuery.c_str(),
                 static_cast<unsigned long long>(r.searchMatches));
+    if (!r.analysisTimings.empty()) {
+        std::printf("PyTorch analyses (ms):\n");
+        for (const auto &[key, ms] : r.analysisTimings)
+            std::printf("  %-26s %.1f\n", (key + ":").c_str(), ms);
+    }
 }
 
 } // namespace
@@ -258,7 +302,8 @@ int runBench(int argc, char **argv)
         if (!parseCount(args.value("generate"), &n) || n == 0)
             return fail("bench: --generate needs a positive count, e.g. --generate 1M", kExitUsage);
         if (!core::parseGeneratedFormat(args.value("format", "xspace"), &options.format))
-            return fail("bench: unknown --format '" + args.value("format") + "' (xspace or json)",
+            return fail("bench: unknown --format '" + args.value("format")
+                            + "' (xspace, json or kineto)",
                         kExitUsage);
         if (args.has("seed") && !parseCount(args.value("seed"), &seed))
             return fail("bench: --seed needs a non-negative integer", kExitUsage);
@@ -267,10 +312,10 @@ int runBench(int argc, char **argv)
         const bool ready = args.has("keep") ? scratch.use(args.value("keep")) : scratch.create();
         if (!ready)
             return fail("bench: cannot create the folder for the generated trace");
-        path = (fs::path(scratch.path())
-                / (options.format == core::GeneratedFormat::XSpace ? "bench.xplane.pb"
-                                                                   : "bench.trace.json"))
-                   .string();
+        const char *name = options.format == core::GeneratedFormat::XSpace   ? "bench.xplane.pb"
+                           : options.format == core::GeneratedFormat::Kineto ? "bench.pt.trace.json"
+                                                                             : "bench.trace.json";
+        path = (fs::path(scratch.path()) / name).string();
         auto generated = core::generateTrace(options, path);
         if (!generated)
             return fail(generated.message());
@@ -313,6 +358,7 @@ int runBench(int argc, char **argv)
     r.storeBytesPerEvent = double(trace->memoryBytes()) / double(r.events);
 
     measureViewTimings(*trace, &r);
+    measurePyTorchAnalyses(trace, &r);
 
     if (const int code = reopenFromCache(path, trace, &r); code != kExitOk)
         return code;

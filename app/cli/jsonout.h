@@ -49,6 +49,13 @@ public:
         return number(key, v);
     }
 
+    JsonOut &null(std::string_view key)
+    {
+        prefix(key);
+        m_text += "null";
+        return *this;
+    }
+
     const std::string &text() const { return m_text; }
 
 private:

@@ -1,6 +1,7 @@
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "pytorchcommands.h"
 
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryviewer.h"
@@ -17,7 +18,9 @@ namespace tracedesk::cli {
 const char *const kMemoryProfileUsage =
     "  memory-profile FILE|DIR [--json]\n"
     "      Allocator memory over time per host and allocator: peak (lifetime and in window),\n"
-    "      capacity, fragmentation, and the allocations live at the peak.";
+    "      capacity, fragmentation, and the allocations live at the peak. PyTorch (Kineto)\n"
+    "      traces: per device (CPU, GPU0, ...) the [memory] record count and the peak allocated\n"
+    "      and reserved bytes with their times (ms from the trace origin).";
 const char *const kMemoryViewerUsage =
     "  memory-viewer FILE|DIR [--module NAME] [--color N] [--json]\n"
     "      HLO buffer assignment per module (default memory space 0): peak heap, padding,\n"
@@ -50,6 +53,10 @@ int runMemoryProfile(int argc, char **argv)
     auto trace = load(args.positional[0]);
     if (!trace.ok())
         return fail(trace.message());
+    if (isPyTorchTrace(*trace.value())) {
+        core::analysis::AnalysisCache cache(trace.value());
+        return printPyTorchMemoryProfile(cache, args.has("json"));
+    }
     const auto set = core::analysis::computeMemoryProfiles(*trace.value());
     if (args.has("json")) {
         JsonOut json;

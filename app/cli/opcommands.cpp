@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "pytorchcommands.h"
 
 #include "core/analysis/frameworkopstats.h"
 #include "core/analysis/opmetrics.h"
@@ -25,11 +26,15 @@ const char *const kOpProfileUsage =
     "      Device op profile: ops grouped by program and category with time, self time,\n"
     "      FLOPS and HBM bandwidth utilisation.";
 const char *const kOpStatsUsage =
-    "  op-stats FILE [--json] [--no-idle]\n"
-    "      Framework op stats: one row per framework op on the device and on the host.";
+    "  op-stats FILE [--json] [--no-idle] [--group-by name|shapes|stack]\n"
+    "      Framework op stats: one row per framework op on the device and on the host.\n"
+    "      PyTorch (Kineto) traces: one row per operator (default), per operator and input\n"
+    "      shapes, or per operator and call stack (--group-by), with host and device self and\n"
+    "      total time in us; --no-idle does not apply.";
 const char *const kKernelStatsUsage =
     "  kernel-stats FILE [--json]\n"
-    "      GPU kernel stats per kernel, launch configuration and op.\n"
+    "      GPU kernel stats per kernel, launch configuration and op. PyTorch (Kineto) traces\n"
+    "      add the duration-weighted mean blocks per SM and est. achieved occupancy.\n"
     "      op-profile, op-stats and kernel-stats accept --timings: print each analysis's\n"
     "      wall time to stderr.";
 
@@ -202,11 +207,18 @@ int runOpStats(int argc, char **argv)
 {
     Loaded in;
     bool stop = false;
-    const int rc = prepare(argc, argv, "op-stats", kOpStatsUsage, {{"no-idle", false}}, &in,
-                           &stop);
+    const int rc = prepare(argc, argv, "op-stats", kOpStatsUsage,
+                           {{"no-idle", false}, {"group-by", true}}, &in, &stop);
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
+    const std::string groupBy = in.args.value("group-by", "name");
+    if (groupBy != "name" && groupBy != "shapes" && groupBy != "stack")
+        return fail("op-stats: --group-by takes name, shapes or stack", kExitUsage);
+    if (isPyTorchTrace(*in.trace))
+        return printPyTorchOpStats(cache, groupBy, in.args.has("json"));
+    if (in.args.has("group-by"))
+        return fail("op-stats: --group-by applies to PyTorch (Kineto) traces only", kExitUsage);
     if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
         return fail(seeded.message(), kExitError);
     const auto stats = frameworkOpStats(cache);
@@ -254,6 +266,8 @@ int runKernelStats(int argc, char **argv)
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
+    if (isPyTorchTrace(*in.trace))
+        return printPyTorchKernelStats(cache, in.args.has("json"));
     const KernelStatsDb &db = opStats(cache)->kernelStats;
     if (in.args.has("json")) {
         JsonOut j;

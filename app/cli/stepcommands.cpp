@@ -1,7 +1,9 @@
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "pytorchcommands.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/overview.h"
 #include "core/io/traceloader.h"
 #include "core/legacy/legacytools.h"
@@ -15,7 +17,10 @@ using namespace core::analysis;
 const char *const kOverviewUsage =
     "  overview FILE|DIR [--run NAME] [--json] [--no-cache]\n"
     "      Step-time summary and breakdown, bottleneck classification and recommendation, top 10\n"
-    "      device ops, run environment and diagnostics (XProf's overview page).";
+    "      device ops, run environment and diagnostics (XProf's overview page). PyTorch (Kineto)\n"
+    "      traces get the PyTorch overview instead: per-step time breakdown (kernel, memcpy,\n"
+    "      memset, communication, runtime, dataloader, CPU exec, other), GPU summary per device\n"
+    "      and recommendations. The JSON says which framework wrote the profile (\"framework\").";
 const char *const kInputPipelineUsage =
     "  input-pipeline FILE|DIR [--run NAME] [--json] [--no-cache]\n"
     "      Input-bound analysis: per-step times with the input share, step-time statistics,\n"
@@ -153,11 +158,15 @@ int runOverview(int argc, char **argv)
         }
         return fail(cache.message(), code);
     }
+    if (isPyTorchTrace(cache.value()->trace()))
+        return printPyTorchOverview(*cache.value(), json);
+    const std::string framework = frameworkOf(cache.value()->trace());
     const auto page = overviewPage(*cache.value());
     const InputPipelineAnalysis &in = *page->input;
     if (json) {
         JsonOut j;
-        j.beginObject().value("hardware", hardwareName(page->hardware))
+        j.beginObject().value("framework", framework)
+            .value("hardware", hardwareName(page->hardware))
             .value("step_count", int64_t(page->stepCount))
             .value("average_step_time_ms", page->averageStepTimeMs)
             .value("step_time_stddev_ms", page->stepTimeStdDevMs);
@@ -217,6 +226,7 @@ int runOverview(int argc, char **argv)
         std::printf("%s\n", j.text().c_str());
         return kExitOk;
     }
+    std::printf("Framework:           %s\n", framework.c_str());
     std::printf("Hardware:            %s\n", hardwareName(page->hardware));
     std::printf("Run environment:     %d host(s), %s, %d device core(s)\n",
                 page->runEnvironment.hostCount, page->runEnvironment.deviceType.c_str(),

@@ -610,7 +610,9 @@ void ChromeJsonAssembler::flow(const ChromeEvent &e, char kind)
                             : kind == 't' ? FlowPhase::Step
                                           : FlowPhase::End;
     const bool bindNext = kind != 's' && e.bp != 'e';
-    if (kineto::isLaunchFlow(e.cat, e.name)) {
+    // Until the dialect is decided a launch flow waits: a Kineto file binds launches by
+    // correlation id instead.
+    if ((m_kineto || !m_kinetoDecided) && kineto::isLaunchFlow(e.cat, e.name)) {
         m_launchFlows.push_back(LaunchFlow{ThreadKey{idKey(e.pid), idKey(e.tid)}, e.ts,
                                            flowId(e.id), intern(e.cat), phase, bindNext});
         return;

@@ -1,0 +1,418 @@
+// The PyTorch (Kineto) reports of overview, op-stats, kernel-stats and memory-profile.
+//
+// Units in JSON: step and breakdown times in ms, operator times in µs, kernel durations in ns
+// (as the XSpace kernel-stats report has them), memory in bytes with peak times in ms from the
+// trace origin, GPU metrics in percent. A value the trace cannot give is null (a GPU metric
+// without a step window, a memory peak when the records carry no allocator totals).
+
+#include "pytorchcommands.h"
+#include "jsonout.h"
+#include "options.h"
+
+#include "core/analysis/framework.h"
+#include "core/analysis/pytorch/kernelview.h"
+#include "core/analysis/pytorch/operatorstats.h"
+#include "core/analysis/pytorch/pytorchmemory.h"
+#include "core/analysis/pytorch/pytorchoverview.h"
+#include "core/model/timeformat.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <numeric>
+#include <optional>
+
+namespace tracedesk::cli {
+
+using namespace core::analysis;
+using namespace core::analysis::pytorch;
+
+namespace {
+
+constexpr double kPsPerMs = 1e9;
+
+// JSON key of each breakdown category, in BreakdownCategory order.
+constexpr const char *kCategoryKeys[kBreakdownCategoryCount] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
+
+std::string clip(const std::string &s, size_t width)
+{
+    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
+}
+
+void optionalPercent(JsonOut &j, std::string_view key, std::optional<double> percent)
+{
+    if (percent)
+        j.value(key, *percent);
+    else
+        j.null(key);
+}
+
+std::optional<double> times100(std::optional<double> fraction)
+{
+    if (!fraction)
+        return std::nullopt;
+    return 100.0 * *fraction;
+}
+
+std::string percentText(std::optional<double> percent)
+{
+    if (!percent)
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%%", *percent);
+    return buf;
+}
+
+void overviewJson(const PyTorchOverview &o, const std::string &framework)
+{
+    JsonOut j;
+    j.beginObject().value("framework", framework)
+        .value("device_type", o.deviceType == PyTorchDeviceType::Gpu ? "GPU" : "CPU")
+        .value("step_count", int64_t(o.steps.size()));
+    j.beginArray("steps");
+    for (const StepBreakdown &s : o.steps) {
+        j.beginObject().value("step_name", s.name)
+            .value("step_time_ms", double(s.total()) / kPsPerMs);
+        for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+            if (BreakdownCategory(c) == BreakdownCategory::Communication && !o.hasCommunication)
+                continue;
+            j.value(std::string(kCategoryKeys[c]) + "_ms", double(s.cost[size_t(c)]) / kPsPerMs);
+        }
+        j.endObject();
+    }
+    j.endArray();
+    j.value("average_step_time_ms", o.average.total / kPsPerMs);
+    j.beginObject("average_breakdown_ms");
+    for (int c = 0; c < kBreakdownCategoryCount; ++c)
+        j.value(kCategoryKeys[c], o.average.cost[size_t(c)] / kPsPerMs);
+    j.endObject();
+    j.beginArray("gpu_metrics");
+    for (const PyTorchGpuMetrics &g : o.gpus) {
+        j.beginObject().value("device", g.device);
+        if (g.name.empty())
+            j.null("name");
+        else
+            j.value("name", g.name);
+        if (g.memoryBytes == 0)
+            j.null("memory_gb");
+        else
+            j.value("memory_gb", g.memoryGb);
+        if (g.computeCapability.empty())
+            j.null("compute_capability");
+        else
+            j.value("compute_capability", g.computeCapability);
+        optionalPercent(j, "gpu_utilization_percent", times100(g.utilization));
+        optionalPercent(j, "est_sm_efficiency_percent", times100(g.smEfficiency));
+        optionalPercent(j, "est_achieved_occupancy_percent", g.achievedOccupancy);
+        optionalPercent(j, "tensor_core_kernel_time_percent", times100(g.tensorCoreRatio));
+        j.endObject();
+    }
+    j.endArray().beginArray("recommendations");
+    for (const PyTorchRecommendation &r : o.recommendations)
+        j.value({}, r.text);
+    j.endArray().endObject();
+    std::printf("%s\n", j.text().c_str());
+}
+
+void overviewText(const PyTorchOverview &o, const std::string &framework)
+{
+    std::printf("Framework:           %s\n", framework.c_str());
+    std::printf("Device type:         %s\n",
+                o.deviceType == PyTorchDeviceType::Gpu ? "GPU" : "CPU");
+    std::printf("Steps:               %zu\n", o.steps.size());
+    std::printf("Average step time:   %.3f ms\n", o.average.total / kPsPerMs);
+    if (!o.steps.empty()) {
+        std::vector<BreakdownCategory> shown;
+        for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+            if (o.categoryPresent(BreakdownCategory(c)))
+                shown.push_back(BreakdownCategory(c));
+        }
+        std::printf("Step time breakdown (ms):\n  %-10s %12s", "Step", "Total");
+        for (BreakdownCategory c : shown)
+            std::printf(" %12s", breakdownCategoryName(c));
+        std::printf("\n");
+        for (const StepBreakdown &s : o.steps) {
+            std::printf("  %-10s %12.3f", clip(s.name, 10).c_str(), double(s.total()) / kPsPerMs);
+            for (BreakdownCategory c : shown)
+                std::printf(" %12.3f", double(s[c]) / kPsPerMs);
+            std::printf("\n");
+        }
+        std::printf("  %-10s %12.3f", "Average", o.average.total / kPsPerMs);
+        for (BreakdownCategory c : shown)
+            std::printf(" %12.3f", o.average[c] / kPsPerMs);
+        std::printf("\n");
+    }
+    if (!o.gpus.empty()) {
+        std::printf("GPU summary:\n  %-4s %-32s %9s %5s %12s %12s %12s %12s\n", "GPU", "Name",
+                    "Memory", "CC", "Utilization", "SM eff.", "Occupancy", "Tensor cores");
+        for (const PyTorchGpuMetrics &g : o.gpus) {
+            char memory[32] = "-";
+            if (g.memoryBytes != 0)
+                std::snprintf(memory, sizeof memory, "%.2f GB", g.memoryGb);
+            std::printf("  %-4lld %-32s %9s %5s %12s %12s %12s %12s\n", (long long)g.device,
+                        clip(g.name.empty() ? "-" : g.name, 32).c_str(), memory,
+                        g.computeCapability.empty() ? "-" : g.computeCapability.c_str(),
+                        percentText(times100(g.utilization)).c_str(),
+                        percentText(times100(g.smEfficiency)).c_str(),
+                        percentText(g.achievedOccupancy).c_str(),
+                        percentText(times100(g.tensorCoreRatio)).c_str());
+        }
+    }
+    std::printf("Recommendations:%s\n", o.recommendations.empty() ? " none" : "");
+    for (const PyTorchRecommendation &r : o.recommendations)
+        std::printf("  - %s\n", r.text.c_str());
+}
+
+// One kernel-stats report, from either grouping of the kernel view.
+struct KernelReportRow
+{
+    const std::string *name = nullptr;
+    const std::string *opName = nullptr;
+    int64_t grid[3] = {0, 0, 0};
+    int64_t block[3] = {0, 0, 0};
+    int64_t registers = 0;
+    int64_t sharedMemory = 0;
+    bool tensorCores = false;
+    bool opEligible = false;
+    const KernelTimes *times = nullptr;
+};
+
+// By properties when that grouping holds every kernel (the ones the operator tree reaches),
+// else by name, which counts every kernel once but knows no launch configuration.
+std::vector<KernelReportRow> kernelReports(const KernelView &view, bool *byProperties)
+{
+    const int64_t inProperties =
+        std::accumulate(view.byProperties.begin(), view.byProperties.end(), int64_t(0),
+                        [](int64_t n, const KernelPropertiesRow &r) { return n + r.times.calls; });
+    *byProperties = inProperties == view.kernelCount;
+    std::vector<KernelReportRow> rows;
+    if (*byProperties) {
+        for (const KernelPropertiesRow &r : view.byProperties) {
+            KernelReportRow k;
+            k.name = &r.name;
+            k.opName = &r.operatorName;
+            std::copy(std::begin(r.grid), std::end(r.grid), k.grid);
+            std::copy(std::begin(r.block), std::end(r.block), k.block);
+            k.registers = r.registersPerThread;
+            k.sharedMemory = r.sharedMemoryBytes;
+            k.tensorCores = r.tensorCoresUsed;
+            k.opEligible = r.operatorTensorCoreEligible;
+            k.times = &r.times;
+            rows.push_back(k);
+        }
+        return rows;
+    }
+    for (const KernelNameRow &r : view.byName) {
+        KernelReportRow k;
+        k.name = &r.name;
+        k.opName = &r.operatorName;
+        k.tensorCores = r.tensorCoresUsed;
+        k.opEligible = isTensorCoreEligibleOpName(r.operatorName);
+        k.times = &r.times;
+        rows.push_back(k);
+    }
+    return rows;
+}
+
+const char *groupingLabel(OperatorGrouping g)
+{
+    switch (g) {
+    case OperatorGrouping::Name: return "name";
+    case OperatorGrouping::NameInputShapes: return "name and input shapes";
+    case OperatorGrouping::NameCallStack: return "name and call stack";
+    case OperatorGrouping::NameInputShapesCallStack: return "name, input shapes and call stack";
+    }
+    return "";
+}
+
+} // namespace
+
+bool isPyTorchTrace(const core::Trace &trace)
+{
+    return trace.info.run.framework == "pytorch";
+}
+
+int printPyTorchOverview(AnalysisCache &cache, bool json)
+{
+    const auto overview = pytorchOverview(cache);
+    const std::string framework = frameworkOf(cache.trace());
+    if (json)
+        overviewJson(*overview, framework);
+    else
+        overviewText(*overview, framework);
+    return kExitOk;
+}
+
+int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool json)
+{
+    const OperatorGrouping grouping = groupBy == "shapes" ? OperatorGrouping::NameInputShapes
+                                      : groupBy == "stack" ? OperatorGrouping::NameCallStack
+                                                           : OperatorGrouping::Name;
+    const bool shapes = grouping == OperatorGrouping::NameInputShapes;
+    const bool stack = grouping == OperatorGrouping::NameCallStack;
+    const auto stats = operatorStats(cache);
+    const std::vector<OperatorRow> &rows = stats->rows(grouping);
+    if (json) {
+        JsonOut j;
+        j.beginObject().value("framework", "pytorch").value("group_by", groupBy);
+        j.beginArray("rows");
+        for (const OperatorRow &r : rows) {
+            j.beginObject().value("op_name", r.opName);
+            if (shapes)
+                j.value("input_shapes", r.inputShapes);
+            if (stack)
+                j.value("call_stack", r.callStack);
+            j.value("occurrences", r.calls)
+                .value("host_self_time_us", r.hostSelfUs)
+                .value("host_total_time_us", r.hostTotalUs)
+                .value("device_self_time_us", r.deviceSelfUs)
+                .value("device_total_time_us", r.deviceTotalUs)
+                .value("is_op_tensor_core_eligible", r.tensorCoreEligible)
+                .value("tensor_core_self_percent", r.tensorCoreSelfPercent)
+                .value("tensor_core_total_percent", r.tensorCoreTotalPercent)
+                .endObject();
+        }
+        j.endArray().endObject();
+        std::printf("%s\n", j.text().c_str());
+        return kExitOk;
+    }
+    if (rows.empty()) {
+        std::printf("No PyTorch operators in this profile%s.\n",
+                    stack ? " with a call stack (record with with_stack=True)" : "");
+        return kExitOk;
+    }
+    std::printf("PyTorch operators grouped by %s (times in us):\n", groupingLabel(grouping));
+    std::printf("%-50s %9s %14s %14s %14s %14s %3s", "Op", "Calls", "Host self", "Host total",
+                "Device self", "Device total", "TC");
+    std::printf("%s\n", shapes ? "  Input shapes" : stack ? "  Call stack" : "");
+    for (const OperatorRow &r : rows) {
+        std::printf("%-50s %9lld %14.3f %14.3f %14.3f %14.3f %3s", clip(r.opName, 50).c_str(),
+                    (long long)r.calls, r.hostSelfUs, r.hostTotalUs, r.deviceSelfUs,
+                    r.deviceTotalUs, r.tensorCoreEligible ? "yes" : "no");
+        if (shapes)
+            std::printf("  %s", r.inputShapes.c_str());
+        if (stack)
+            std::printf("  %s", clip(r.callStack, 120).c_str());
+        std::printf("\n");
+    }
+    return kExitOk;
+}
+
+int printPyTorchKernelStats(AnalysisCache &cache, bool json)
+{
+    const auto view = kernelView(cache);
+    bool byProperties = false;
+    const std::vector<KernelReportRow> reports = kernelReports(*view, &byProperties);
+    if (json) {
+        JsonOut j;
+        j.beginObject().value("framework", "pytorch")
+            .value("grouping", byProperties ? "properties" : "name");
+        j.beginArray("reports");
+        for (const KernelReportRow &r : reports) {
+            const KernelTimes &t = *r.times;
+            j.beginObject().value("name", *r.name).value("op_name", *r.opName);
+            j.value("registers_per_thread", r.registers);
+            // Kineto records static + dynamic shared memory as one number.
+            j.value("static_shmem_bytes", r.sharedMemory).value("dynamic_shmem_bytes", int64_t(0));
+            j.beginArray("block_dim");
+            for (int64_t d : r.block)
+                j.value({}, d);
+            j.endArray().beginArray("grid_dim");
+            for (int64_t d : r.grid)
+                j.value({}, d);
+            j.endArray();
+            j.value("is_kernel_using_tensor_core", r.tensorCores);
+            j.value("is_op_tensor_core_eligible", r.opEligible);
+            j.value("occurrences", t.calls);
+            j.value("total_duration_ns", t.totalUs * 1e3);
+            j.value("min_duration_ns", t.minUs * 1e3);
+            j.value("max_duration_ns", t.maxUs * 1e3);
+            j.value("occupancy_pct", t.meanOccupancyPercent);
+            j.value("mean_blocks_per_sm", t.meanBlocksPerSm);
+            j.value("mean_est_achieved_occupancy_pct", t.meanOccupancyPercent);
+            j.endObject();
+        }
+        j.endArray().endObject();
+        std::printf("%s\n", j.text().c_str());
+        return kExitOk;
+    }
+    if (reports.empty()) {
+        std::printf("No GPU kernels in this profile.\n");
+        return kExitOk;
+    }
+    std::printf("%lld kernels, %.3f ms; grouped by %s\n", (long long)view->kernelCount,
+                view->totalKernelUs / 1e3,
+                byProperties ? "name, operator and launch configuration" : "name");
+    std::printf("%-50s %-30s %5s %14s %14s %9s %12s %12s %10s %6s\n", "Kernel", "Op", "Regs",
+                "Block", "Grid", "Count", "Total", "Avg", "Blocks/SM", "Occ%");
+    for (const KernelReportRow &r : reports) {
+        const KernelTimes &t = *r.times;
+        char block[64], grid[64];
+        std::snprintf(block, sizeof block, "%lld,%lld,%lld", (long long)r.block[0],
+                      (long long)r.block[1], (long long)r.block[2]);
+        std::snprintf(grid, sizeof grid, "%lld,%lld,%lld", (long long)r.grid[0],
+                      (long long)r.grid[1], (long long)r.grid[2]);
+        std::printf("%-50s %-30s %5lld %14s %14s %9lld %12s %12s %10.2f %6.1f\n",
+                    clip(*r.name, 50).c_str(), clip(*r.opName, 30).c_str(),
+                    (long long)r.registers, block, grid, (long long)t.calls,
+                    core::formatDuration(core::TimePs(t.totalUs * 1e6)).c_str(),
+                    core::formatDuration(core::TimePs(t.meanUs * 1e6)).c_str(), t.meanBlocksPerSm,
+                    t.meanOccupancyPercent);
+    }
+    return kExitOk;
+}
+
+int printPyTorchMemoryProfile(AnalysisCache &cache, bool json)
+{
+    const auto memory = pytorchMemory(cache);
+    if (json) {
+        JsonOut j;
+        j.beginObject().value("framework", "pytorch").beginArray("devices");
+        for (const DeviceMemory &d : memory->devices) {
+            j.beginObject().value("device", d.name);
+            // Records without allocator totals (PyTorch < 1.10) give no curve, so no peak.
+            if (d.curve.empty()) {
+                for (const char *key : {"peak_allocated_bytes", "peak_allocated_time_ms",
+                                        "peak_reserved_bytes", "peak_reserved_time_ms"})
+                    j.null(key);
+            } else {
+                j.value("peak_allocated_bytes", d.peakAllocated)
+                    .value("peak_allocated_time_ms", double(d.peakAllocatedTime) / kPsPerMs)
+                    .value("peak_reserved_bytes", d.peakReserved)
+                    .value("peak_reserved_time_ms", double(d.peakReservedTime) / kPsPerMs);
+            }
+            j.value("record_count", int64_t(d.recordCount)).endObject();
+        }
+        j.endArray().endObject();
+        std::printf("%s\n", j.text().c_str());
+        return kExitOk;
+    }
+    if (memory->empty()) {
+        std::printf("No [memory] events in this profile (record with profile_memory=True).\n");
+        return kExitOk;
+    }
+    auto mib = [](int64_t bytes) { return double(bytes) / (1024.0 * 1024.0); };
+    std::printf("%-8s %10s %16s %14s %16s %14s\n", "Device", "Records", "Peak allocated",
+                "at (ms)", "Peak reserved", "at (ms)");
+    bool anyWithoutTotals = false;
+    for (const DeviceMemory &d : memory->devices) {
+        if (d.curve.empty()) {
+            anyWithoutTotals = true;
+            std::printf("%-8s %10u %16s %14s %16s %14s\n", d.name.c_str(), d.recordCount, "-",
+                        "-", "-", "-");
+            continue;
+        }
+        std::printf("%-8s %10u %12.3f MiB %14.3f %12.3f MiB %14.3f\n", d.name.c_str(),
+                    d.recordCount, mib(d.peakAllocated), double(d.peakAllocatedTime) / kPsPerMs,
+                    mib(d.peakReserved), double(d.peakReservedTime) / kPsPerMs);
+    }
+    if (anyWithoutTotals)
+        std::printf("-: the records carry no Total Allocated / Total Reserved (PyTorch < 1.10)\n");
+    if (memory->skippedRecords || memory->unattributedRecords)
+        std::printf("%u record(s) of other device types skipped, %u on no operator\n",
+                    memory->skippedRecords, memory->unattributedRecords);
+    return kExitOk;
+}
+
+} // namespace tracedesk::cli

@@ -1,8 +1,15 @@
 // Fuzzes the Chrome trace JSON reader from bytes in memory: plain, gzip and zstd inputs are told
 // apart by their magic bytes, so one target covers the decompressors, the top-level scanner, the
 // event parser and the assembler. Whatever loads is walked once so the store's invariants
-// (rows inside their track, args readable) are exercised too.
+// (rows inside their track, args readable) are exercised too, and a Kineto (PyTorch profiler)
+// trace runs every PyTorch analysis, so their walks over roles, side columns and flows meet
+// whatever the reader let through.
 
+#include "core/analysis/analysiscache.h"
+#include "core/analysis/pytorch/kernelview.h"
+#include "core/analysis/pytorch/operatorstats.h"
+#include "core/analysis/pytorch/pytorchmemory.h"
+#include "core/analysis/pytorch/pytorchoverview.h"
 #include "core/io/chromejsonreader.h"
 #include "core/io/loadoptions.h"
 
@@ -43,5 +50,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (slices != trace.sliceCount())
         std::abort();
+    for (const Flow &f : trace.flows) {
+        if (!trace.valid(f.from) || !trace.valid(f.to))
+            std::abort();
+    }
+    if (trace.info.run.framework == "pytorch") {
+        namespace pt = analysis::pytorch;
+        analysis::AnalysisCache cache(result.value());
+        const auto overview = pt::pytorchOverview(cache);
+        for (const auto &step : overview->steps) {
+            TimePs sum = 0;
+            for (TimePs c : step.cost)
+                sum += c;
+            if (sum != step.total())   // the categories split each step exactly
+                std::abort();
+        }
+        pt::operatorStats(cache);
+        pt::kernelView(cache);
+        pt::pytorchMemory(cache);
+    }
     return 0;
 }

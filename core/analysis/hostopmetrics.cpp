@@ -45,10 +45,13 @@ OpMetricsDb hostOpMetrics(const Trace &trace, std::optional<TimeRange> range)
         ops.push_back(std::move(m));
     }
 
+    // XProf (ConvertHostThreadsXPlaneToOpMetricsDb) builds one db per host thread, whose total
+    // time is the span of that thread's framework ops (first begin to last end) and whose op time
+    // is their summed self time, then adds the dbs up: IDLE is the sum over threads of span minus
+    // self time. One span over all threads would hide the idle time of threads that overlap.
     std::vector<OpSlot> slots(ops.size());
     NestScratch scratch;
-    TimePs first = 0, last = 0;
-    bool any = false;
+    TimePs totalTime = 0;
     for (const Plane &plane : trace.planes) {
         if (plane.kind != PlaneKind::Host)
             continue;
@@ -56,29 +59,28 @@ OpMetricsDb hostOpMetrics(const Trace &trace, std::optional<TimeRange> range)
             const Track &track = trace.tracks[t];
             if (track.type != TrackType::Slices || track.sliceCount == 0)
                 continue;
-            TimePs b = track.begin, e = track.end;
-            if (range) {
-                b = std::max(b, range->begin);
-                e = std::min(e, range->end);
-            }
-            if (e > b) {
-                first = any ? std::min(first, b) : b;
-                last = any ? std::max(last, e) : e;
-                any = true;
-            }
             auto keep = [&](uint32_t r, uint32_t i) {
                 const Row &row = track.rows[r];
                 return kindInfo[row.kind[i]].isOp && (!range || range->contains(row.start[i]));
             };
+            TimePs first = 0, last = 0;
+            bool any = false;
             walkNested(track, scratch, keep, [&](uint32_t r, uint32_t i, TimePs self) {
                 const Row &row = track.rows[r];
                 slots[kindInfo[row.kind[i]].slot].add(row.duration[i], self, 0, 0, 0);
+                first = any ? std::min(first, row.start[i]) : row.start[i];
+                last = any ? std::max(last, row.end(i)) : row.end(i);
+                any = true;
             });
+            if (any)
+                totalTime += last - first;
         }
     }
 
+    // A thread's self time never exceeds its span, so finishDb's IDLE (total - summed self
+    // time) is the per-thread sum.
     OpMetricsDb db;
-    db.totalTimePs = any ? last - first : 0;
+    db.totalTimePs = totalTime;
     std::vector<OpMetrics> used;
     for (size_t s = 0; s < ops.size(); ++s) {
         if (slots[s].occurrences == 0)

@@ -1,6 +1,12 @@
 // Kernel stats (FORMATS.md 2.11): GPU kernels grouped by (kernel, launch configuration, op).
 // `kernel_details` and the op are read per kernel from its stats; the details text is parsed
 // once per distinct interned string.
+//
+// The op follows XProf (ConvertDeviceTraceXPlaneToKernelReports, xplane_to_kernel_stats_db.cc):
+// a kernel's `tf_op` (legacy TF: `level 0`) is parsed as `name:Type` and only the name is kept,
+// a value without a colon being a bare name. Such an op is Tensor Core eligible when its name
+// matches XProf's patterns, its `equation` is a two-operand einsum, or the kernel itself uses
+// Tensor Cores. A kernel without one falls back to its HLO op, eligible by the patterns only.
 
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
@@ -19,11 +25,14 @@ namespace {
 
 constexpr size_t kMaxKernels = 1000;
 
+enum KeyFlag : uint8_t { kFromTfOp = 1, kEinsumEligible = 2 };
+
 struct KernelKey
 {
     uint32_t kind;
-    uint32_t details;   // index into the parsed details table
-    int64_t op;         // StringId of the op, or kNoValue
+    uint32_t details;       // index into the parsed details table
+    std::string_view op;    // op name (views the trace's string table); empty when none
+    uint8_t flags;          // KeyFlag bits
     bool operator==(const KernelKey &) const = default;
 };
 
@@ -32,7 +41,8 @@ struct KernelKeyHash
     size_t operator()(const KernelKey &k) const
     {
         uint64_t h = (uint64_t(k.kind) << 32 | k.details) * 0x9E3779B97F4A7C15ull;
-        return size_t(h ^ (uint64_t(k.op) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2)));
+        h ^= std::hash<std::string_view>()(k.op) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+        return size_t(h ^ k.flags);
     }
 };
 
@@ -60,11 +70,26 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
     std::unordered_map<std::string_view, uint32_t> paramsByText;
     std::unordered_map<KernelKey, uint32_t, KernelKeyHash> index;
     std::vector<std::pair<KernelKey, KernelReport>> rows;
-    std::unordered_map<StringId, bool> namesOpCache;
-    auto namesOp = [&](StringId id) {
-        auto [it, added] = namesOpCache.try_emplace(id, false);
+    std::unordered_map<int64_t, std::string_view> opNameCache;
+    auto opNameOf = [&](int64_t id) {
+        auto [it, added] = opNameCache.try_emplace(id);
         if (added)
-            it->second = parseFrameworkOp(trace.string(id)).kind != FrameworkOpKind::Unknown;
+            it->second = tfOpName(trace.string(StringId(id)));
+        return it->second;
+    };
+    StringId equationKey = StringId(UINT32_MAX);
+    if (!trace.strings.find("equation", &equationKey))
+        equationKey = StringId(UINT32_MAX);
+    std::vector<int8_t> kindEinsum(trace.kinds.size(), -1);   // per kind: -1 not read yet
+    std::unordered_map<int64_t, bool> einsumCache;   // by StringId of the equation
+    auto einsumEligible = [&](const ArgValue &v) {
+        if (v.type == ArgType::String)
+            return isEinsumTensorCoreEligible(v.s);
+        if (v.type != ArgType::StringRef)
+            return false;
+        auto [it, added] = einsumCache.try_emplace(int64_t(v.str), false);
+        if (added)
+            it->second = isEinsumTensorCoreEligible(trace.string(v.str));
         return it->second;
     };
 
@@ -81,8 +106,9 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
                         continue;
                     const EventKind &kind = trace.kinds[row.kind[i]];
                     uint32_t details = 0;
-                    int64_t op = kNoValue;
+                    int64_t level0 = kNoValue;
                     bool hasDetails = false;
+                    bool einsum = false;
                     auto take = [&](const ArgValue &v) {
                         if (v.key == keys.kernelDetails && !hasDetails) {
                             hasDetails = true;
@@ -97,31 +123,45 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
                                     it->second = canonical(parseKernelDetails(v.s));
                                 details = it->second;
                             }
-                        } else if (v.key == keys.level0 && op == kNoValue
+                        } else if (v.key == keys.level0 && level0 == kNoValue
                                    && v.type == ArgType::StringRef) {
-                            op = v.str;
+                            level0 = v.str;
+                        } else if (v.key == equationKey) {
+                            einsum = einsum || einsumEligible(v);
                         }
                     };
-                    int64_t level0 = kNoValue;
-                    if (!row.args.empty()) {
+                    if (!row.args.empty())
                         track.args.forEach(row.args[i], take);
-                        level0 = op;
+                    if (!hasDetails) {
+                        trace.metaArgs.forEach(kind.stats, take);
+                    } else if (!einsum) {
+                        int8_t &k = kindEinsum[row.kind[i]];
+                        if (k < 0) {
+                            ArgValue v;
+                            k = equationKey != StringId(UINT32_MAX)
+                                && trace.metaArgs.find(kind.stats, equationKey, &v)
+                                && einsumEligible(v);
+                        }
+                        einsum = k > 0;
                     }
                     if (!hasDetails)
-                        trace.metaArgs.forEach(kind.stats, take);
-                    if (!hasDetails)
                         continue;
-                    // The framework op when it names one, else the HLO op, else `level 0`.
-                    op = trace.side({t, uint32_t(&row - track.rows.data()), i},
-                                    SideColumn::FrameworkOp);
-                    if (op != kNoValue && !namesOp(StringId(op)))
+                    const SliceRef ref{t, uint32_t(&row - track.rows.data()), i};
+                    int64_t op = trace.side(ref, SideColumn::FrameworkOp);
+                    if (op == kEmptyString)
                         op = kNoValue;
                     if (op == kNoValue)
-                        op = trace.side({t, uint32_t(&row - track.rows.data()), i},
-                                        SideColumn::HloOp);
-                    if (op == kNoValue)
                         op = level0;
-                    const KernelKey key{row.kind[i], details, op};
+                    uint8_t flags = 0;
+                    std::string_view opName;
+                    if (op != kNoValue) {
+                        flags = kFromTfOp | (einsum ? kEinsumEligible : 0);
+                        opName = opNameOf(op);
+                    } else if (const int64_t hlo = trace.side(ref, SideColumn::HloOp);
+                               hlo != kNoValue) {
+                        opName = trace.string(StringId(hlo));
+                    }
+                    const KernelKey key{row.kind[i], details, opName, flags};
                     auto [it, added] = index.try_emplace(key, uint32_t(rows.size()));
                     if (added) {
                         KernelReport r;
@@ -145,8 +185,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
     for (auto &[key, r] : rows) {
         const KernelLaunchParams &p = params[key.details];
         r.name = std::string(trace.string(trace.kinds[key.kind].name));
-        if (key.op != kNoValue)
-            r.opName = std::string(stripTraceMeMetadata(trace.string(uint32_t(key.op))));
+        r.opName = std::string(key.op);
         r.registersPerThread = p.registers;
         r.staticShmemBytes = p.staticShared;
         r.dynamicShmemBytes = p.dynamicShared;
@@ -157,7 +196,10 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
         if (added)
             tc->second = isKernelUsingTensorCore(r.name);
         r.isKernelUsingTensorCore = tc->second;
-        r.isOpTensorCoreEligible = isOpTensorCoreEligible(r.opName);
+        r.isOpTensorCoreEligible = isOpTensorCoreEligible(r.opName)
+                                   || ((key.flags & kFromTfOp)
+                                       && ((key.flags & kEinsumEligible)
+                                           || r.isKernelUsingTensorCore));
         out.reports.push_back(std::move(r));
     }
     std::stable_sort(out.reports.begin(), out.reports.end(),

@@ -62,7 +62,8 @@ struct OpMetrics
 struct OpMetricsDb
 {
     std::vector<OpMetrics> metrics;
-    TimePs totalTimePs = 0;         // span covered (device: last kernel end - first start)
+    TimePs totalTimePs = 0;         // device: last kernel end - first start; host: sum over
+                                    // threads of each thread's op span (XProf, per line)
     TimePs totalOpTimePs = 0;       // sum of op time (without IDLE)
     TimePs idleTimePs = 0;
     TimePs busyTimePs = 0;          // totalTimePs - idleTimePs

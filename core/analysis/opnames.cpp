@@ -20,17 +20,6 @@ bool startsWithNoCase(std::string_view text, std::string_view prefix)
     return true;
 }
 
-bool containsNoCase(std::string_view text, std::string_view needle)
-{
-    if (needle.size() > text.size())
-        return false;
-    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
-        if (startsWithNoCase(text.substr(i), needle))
-            return true;
-    }
-    return false;
-}
-
 bool isTfType(std::string_view t)
 {
     if (t.empty() || !(std::isupper(uint8_t(t[0])) || t[0] == '_'))
@@ -118,6 +107,78 @@ FrameworkOp parseFrameworkOp(std::string_view fullName)
     return op;
 }
 
+namespace {
+
+// Full matches of the patterns in tsl tf_op_utils.cc.
+bool isTfOpNameText(std::string_view n)   // [A-Za-z0-9.][A-Za-z0-9_.\/>-]*
+{
+    if (n.empty() || !(std::isalnum(uint8_t(n[0])) || n[0] == '.'))
+        return false;
+    return std::all_of(n.begin() + 1, n.end(), [](char c) {
+        return std::isalnum(uint8_t(c)) || c == '_' || c == '.' || c == '/' || c == '\\'
+               || c == '>' || c == '-';
+    });
+}
+
+bool isTfOpTypeText(std::string_view t)   // [A-Z_][a-zA-Z0-9_]*
+{
+    if (t.empty() || !(std::isupper(uint8_t(t[0])) || t[0] == '_'))
+        return false;
+    return std::all_of(t.begin() + 1, t.end(),
+                       [](char c) { return std::isalnum(uint8_t(c)) || c == '_'; });
+}
+
+bool isJaxOpTypeText(std::string_view t)   // [a-z_][a-z0-9_]*(\[.*\])?
+{
+    if (t.empty() || !(std::islower(uint8_t(t[0])) || t[0] == '_'))
+        return false;
+    size_t i = 1;
+    while (i < t.size() && (std::islower(uint8_t(t[i])) || std::isdigit(uint8_t(t[i]))
+                            || t[i] == '_'))
+        ++i;
+    if (i == t.size())
+        return true;
+    const std::string_view rest = t.substr(i);
+    return rest.size() >= 2 && rest.front() == '[' && rest.back() == ']'
+           && rest.find('\n') == std::string_view::npos;
+}
+
+// DeriveOpType: the last name scope without a numeric `_N` suffix.
+std::string_view deriveOpType(std::string_view fullName)
+{
+    const size_t slash = fullName.rfind('/');
+    const std::string_view op = slash == std::string_view::npos ? fullName : fullName.substr(slash + 1);
+    const size_t underscore = op.rfind('_');
+    if (underscore == std::string_view::npos)
+        return op;
+    std::string_view suffix = op.substr(underscore + 1);
+    if (!suffix.empty() && (suffix[0] == '+' || suffix[0] == '-'))
+        suffix.remove_prefix(1);
+    const bool integer = !suffix.empty()
+                         && std::all_of(suffix.begin(), suffix.end(),
+                                        [](char c) { return std::isdigit(uint8_t(c)); });
+    return integer ? op.substr(0, underscore) : op;
+}
+
+} // namespace
+
+std::string_view tfOpName(std::string_view tfOpFullname)
+{
+    const std::string_view full = stripTraceMeMetadata(tfOpFullname);
+    const size_t colon = full.find(':');
+    if (colon == std::string_view::npos)
+        return full;   // a bare name, or a memcpy op: named by the whole value
+    const std::string_view name = full.substr(0, colon);
+    const std::string_view type = full.substr(colon + 1);
+    if (name == "Iterator")
+        return full;   // dataset ops keep their whole `Iterator::...` name
+    if (isTfOpNameText(name) && isTfOpTypeText(type))
+        return name;
+    if (isJaxOpTypeText(type.empty() ? deriveOpType(name) : type) || type.empty())
+        return name;
+    return full;
+}
+
 std::string_view innermostHloOp(std::string_view hloOp)
 {
     const size_t sep = hloOp.rfind("::");
@@ -200,16 +261,28 @@ bool isKernelUsingTensorCore(std::string_view kernelName)
 
 bool isOpTensorCoreEligible(std::string_view opName)
 {
-    static constexpr std::array<std::string_view, 9> kSuffixes = {
+    static constexpr std::array<std::string_view, 12> kSuffixes = {
         "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D",
-        "DepthwiseConv2dNative", "MatMul", "FusedMatMul", "CudnnRNN", "XlaDot"};
-    const std::string_view name = stripTraceMeMetadata(opName);
-    for (std::string_view s : kSuffixes) {
-        if (name.ends_with(s))
-            return true;
-    }
-    return containsNoCase(name, "BatchMatMul") || containsNoCase(name, "Einsum")
-           || containsNoCase(name, "dot_general") || containsNoCase(name, "conv_general");
+        "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropFilter",
+        "DepthwiseConv2dNativeBackpropInput", "/MatMul", "FusedMatMul", "/CudnnRNN", "XlaDot",
+        "XlaDotV2"};
+    static constexpr std::array<std::string_view, 4> kInfixes = {
+        "BatchMatMul", "CudnnRNNV", "CudnnRNNForward", "CudnnRNNBackprop"};
+    return std::any_of(kSuffixes.begin(), kSuffixes.end(),
+                       [&](std::string_view s) { return opName.ends_with(s); })
+           || std::any_of(kInfixes.begin(), kInfixes.end(), [&](std::string_view s) {
+                  return opName.find(s) != std::string_view::npos;
+              });
+}
+
+bool isEinsumTensorCoreEligible(std::string_view equation)
+{
+    const size_t arrow = equation.find("->");
+    if (equation.empty() || arrow == std::string_view::npos
+        || equation.find("->", arrow + 2) != std::string_view::npos)
+        return false;
+    const std::string_view inputs = equation.substr(0, arrow);
+    return std::count(inputs.begin(), inputs.end(), ',') == 1;
 }
 
 int floatPrecisionBits(std::string_view text)

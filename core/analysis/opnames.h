@@ -24,6 +24,10 @@ struct FrameworkOp
 std::string_view stripTraceMeMetadata(std::string_view text);
 // Parses `name:type`, `Iterator::...` and `MEMCPYHToD...`; anything else is Unknown.
 FrameworkOp parseFrameworkOp(std::string_view fullName);
+// The op name XProf keeps from a `tf_op` value (ParseTfOpFullname in tsl tf_op_utils.cc): split
+// at the first ':', the part before it when the rest is a TF or JAX op type (or empty);
+// otherwise, and for a value without a colon, the whole value (a bare name).
+std::string_view tfOpName(std::string_view tfOpFullname);
 
 // The innermost level of a nested HLO op name (`outer::inner` -> `inner`).
 std::string_view innermostHloOp(std::string_view hloOp);
@@ -46,7 +50,12 @@ struct KernelLaunchParams
 // (old `shm:`, AMD `private_mem:`/`group_mem:`) are ignored, missing dims stay 1.
 KernelLaunchParams parseKernelDetails(std::string_view details);
 bool isKernelUsingTensorCore(std::string_view kernelName);
+// XProf's IsOpTensorCoreEligible (xprof/utils/kernel_stats_utils.cc), on the op name (no type):
+// suffixes of the conv, depthwise, `/MatMul`, FusedMatMul, `/CudnnRNN` and XlaDot ops,
+// BatchMatMul / CudnnRNNV / CudnnRNNForward / CudnnRNNBackprop anywhere; case-sensitive.
 bool isOpTensorCoreEligible(std::string_view opName);
+// XProf's IsEinsumTensorCoreEligible: an `equation` stat of two operands (`ab,bc->ac`).
+bool isEinsumTensorCoreEligible(std::string_view equation);
 
 // 16 or 32 when the text names a 16-bit or 32-bit float type first (`f32[`, `bf16[`, `half`,
 // `float`), else 0. Used for the compute precision split.

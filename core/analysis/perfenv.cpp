@@ -102,6 +102,39 @@ std::string nvidiaArch(int major, int minor)
     }
 }
 
+// XProf's GpuModelName (xprof/utils/hardware_type_utils.cc): by vendor, then compute capability;
+// an empty result makes the device type plain "GPU". A known vendor with an unknown model is
+// still named ("Nvidia GPU", "AMD GPU"). Captures older than the `device_vendor` stat (TF 2.3-era
+// V100 files) are named as the XProf of their time did: a CUDA compute capability means NVIDIA,
+// a `gfx` device name means AMD.
+std::string gpuModelName(const DeviceCapabilities &c)
+{
+    const bool nvidia = c.vendor == "Nvidia"
+                        || (c.vendor.empty() && c.computeCapMajor > 0 && !isAmd(c));
+    if (nvidia) {
+        const std::string arch = nvidiaArch(c.computeCapMajor, c.computeCapMinor);
+        return arch.empty() ? std::string("Nvidia GPU") : "Nvidia GPU (" + arch + ")";
+    }
+    if (isAmd(c)) {
+        // The gfx version is the device name up to its first ':' (rocprofiler agent name), else
+        // the one compute capability that names a unique architecture.
+        std::string gfx = c.deviceName.substr(0, c.deviceName.find(':'));
+        if (gfx.empty() && c.computeCapMajor == 9 && c.computeCapMinor == 4)
+            gfx = "gfx942";
+        else if (gfx.empty() && c.computeCapMajor == 9 && c.computeCapMinor == 5)
+            gfx = "gfx950";
+        if (!gfx.empty())
+            return "AMD GPU - " + gfx;
+        switch (c.computeCapMajor) {
+        case 9: return "AMD GPU - gfx-9XX series";
+        case 10: return "AMD GPU - gfx-10XX series";
+        case 11: return "AMD GPU - gfx-11XX series";
+        default: return "AMD GPU";
+        }
+    }
+    return {};
+}
+
 DeviceCapabilities capabilitiesOf(const Trace &trace, const Plane &plane)
 {
     const PlaneStats s{trace, plane};
@@ -232,14 +265,9 @@ RunEnvironment runEnvironment(const Trace &trace)
         env.deviceCoreCount = tpus;
     } else if (gpus > 0) {
         env.hardwareType = HardwareType::Gpu;
-        const DeviceCapabilities &c = env.capabilities;
-        if (isAmd(c)) {
-            const AmdFlops *a = amdEntry(c);
-            env.deviceType = a ? "AMD GPU - " + std::string(a->gfx) : std::string("AMD GPU");
-        } else {
-            const std::string arch = nvidiaArch(c.computeCapMajor, c.computeCapMinor);
-            env.deviceType = arch.empty() ? std::string("GPU") : "Nvidia GPU (" + arch + ")";
-        }
+        env.deviceType = gpuModelName(env.capabilities);
+        if (env.deviceType.empty())
+            env.deviceType = "GPU";
         env.deviceCoreCount = gpus;
     } else {
         env.hardwareType = HardwareType::CpuOnly;

@@ -57,12 +57,14 @@ void TraceBuilder::addFlowOnSlice(uint32_t track, uint32_t staged, TimePs time, 
                                   StringId category, FlowPhase phase)
 {
     m_needsPlacement[track] = 1;
+    time = std::clamp(time, -kTimeLimitPs, kTimeLimitPs);
     m_flowEndpoints.push_back({track, staged, time, id, category, phase, false});
 }
 
 void TraceBuilder::addFlowAt(uint32_t track, TimePs time, uint64_t id, StringId category,
                              FlowPhase phase, bool bindNext)
 {
+    time = std::clamp(time, -kTimeLimitPs, kTimeLimitPs);   // as the slices it binds to
     m_flowEndpoints.push_back({track, kByTime, time, id, category, phase, bindNext});
 }
 
@@ -93,11 +95,16 @@ std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
     if (control && control->cancelRequested())
         return nullptr;
 
-    uint64_t bad = 0;
-    for (const auto &b : m_builders)
+    uint64_t bad = 0, clamped = 0;
+    for (const auto &b : m_builders) {
         bad += b.badDurations();
+        clamped += b.clampedTimes();
+    }
     if (bad > 0)
         m_trace->info.warn(std::to_string(bad) + " event(s) with a negative duration were clamped to 0");
+    if (clamped > 0)
+        m_trace->info.warn(std::to_string(clamped)
+                           + " time(s) beyond +-2.3e18 ps (about 26 days) were clamped");
 
     resolveFlows();
 

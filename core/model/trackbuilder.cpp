@@ -21,9 +21,15 @@ uint32_t TrackBuilder::addSlice(TimePs start, TimePs duration, uint32_t kind, Ar
         duration = 0;
         ++m_badDurations;
     }
-    // Keep start + duration representable.
-    if (start > std::numeric_limits<TimePs>::max() - duration)
-        duration = std::numeric_limits<TimePs>::max() - start;
+    if (start < -kTimeLimitPs || start > kTimeLimitPs) {
+        start = start < 0 ? -kTimeLimitPs : kTimeLimitPs;
+        ++m_clampedTimes;
+    }
+    // start is within the limit, so the subtraction cannot overflow.
+    if (duration > kTimeLimitPs - start) {
+        duration = kTimeLimitPs - start;
+        ++m_clampedTimes;
+    }
     const auto index = uint32_t(m_start.size());
     m_start.push_back(start);
     m_duration.push_back(duration);
@@ -45,6 +51,10 @@ void TrackBuilder::setSide(uint32_t staged, SideColumn column, int64_t value)
 
 void TrackBuilder::addCounterSample(TimePs time, double value)
 {
+    if (time < -kTimeLimitPs || time > kTimeLimitPs) {
+        time = time < 0 ? -kTimeLimitPs : kTimeLimitPs;
+        ++m_clampedTimes;
+    }
     m_track.counter.time.push_back(time);
     m_track.counter.value.push_back(value);
 }

@@ -14,9 +14,16 @@
 #include "core/model/track.h"
 
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace tracedesk::core {
+
+// The largest time (in ps, either sign) a slice may start or end at, or a counter sample lie at.
+// Every reader stages its events through a TrackBuilder, which clamps (and counts) anything
+// beyond it, so the difference of any two times of a trace (a span, a gap between hosts, a
+// ruler range) fits in TimePs. About +-26 days from the trace origin.
+inline constexpr TimePs kTimeLimitPs = std::numeric_limits<TimePs>::max() / 4;
 
 class TrackBuilder
 {
@@ -28,7 +35,8 @@ public:
 
     void reserve(size_t n);
     // Returns the staged index of the slice, for setSide() and flow endpoints.
-    // A negative duration is clamped to 0 and counted in badDurations().
+    // A negative duration is clamped to 0 and counted in badDurations(); a start or end beyond
+    // +-kTimeLimitPs is clamped to it and counted in clampedTimes().
     uint32_t addSlice(TimePs start, TimePs duration, uint32_t kind, ArgsRef args = kNoArgs);
     void setSide(uint32_t staged, SideColumn column, int64_t value);
     void addCounterSample(TimePs time, double value);
@@ -36,6 +44,7 @@ public:
 
     size_t stagedCount() const { return m_start.size(); }
     uint64_t badDurations() const { return m_badDurations; }
+    uint64_t clampedTimes() const { return m_clampedTimes; }
 
     // Builds the rows and frees the staging. When `where` is given it receives, per staged
     // index, the (row, index) the slice ended up at.
@@ -53,6 +62,7 @@ private:
     std::array<std::vector<int64_t>, kSideColumnCount> m_side;
     size_t m_reserved = 0;
     uint64_t m_badDurations = 0;
+    uint64_t m_clampedTimes = 0;
 };
 
 } // namespace tracedesk::core

@@ -7,6 +7,7 @@
 #include "core/io/loadoptions.h"
 #include "core/io/memoryusage.h"
 #include "core/io/traceloader.h"
+#include "core/model/trackbuilder.h"
 
 #include <QtTest>
 
@@ -241,7 +242,7 @@ std::vector<std::pair<const char *, Case>> cases()
                text(withGood(R"({"ph":"B","name":"b","ts":-8999999999999},)"
                              R"({"ph":"E","ts":8999999999999},)"
                              R"({"ph":"X","name":"c","ts":8999999999999,"dur":8999999999999})")),
-               3, 0)},
+               3, 1)},   // the store builder clamps the times beyond +-kTimeLimitPs
         {"dur NaN", badBesideGood("dur.json", R"({"ph":"X","name":"b","ts":1,"dur":NaN})")},
         {"dur 1e300", badBesideGood("dur.json", R"({"ph":"X","name":"b","ts":1,"dur":1e300})")},
         {"dur not a number", badBesideGood("dur.json", R"({"ph":"X","name":"b","ts":1,"dur":[]})")},
@@ -393,6 +394,47 @@ private slots:
         QVERIFY(errors > 0);
         if (!gzip)
             QVERIFY(partial > 0);
+    }
+
+    // Chrome JSON accepts times up to +-9e18 ps (9e12 us); the store builder clamps them so
+    // that every end, span and gap later computed from them fits in TimePs.
+    void extremeTimesAreClamped()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("extreme.json").toStdString();
+        // Times are kept relative to the first one, so the file opens at 0.
+        writeFile(path, R"({"traceEvents":[
+{"ph":"X","name":"normal","pid":1,"tid":1,"ts":0,"dur":2},
+{"ph":"X","name":"early","pid":1,"tid":1,"ts":-8999999999999,"dur":8999999999999},
+{"ph":"X","name":"late","pid":1,"tid":1,"ts":8999999999999,"dur":8999999999999},
+{"ph":"B","name":"open","pid":1,"tid":2,"ts":-8999999999999},
+{"ph":"E","pid":1,"tid":2,"ts":8999999999999},
+{"ph":"i","name":"tick","pid":1,"tid":3,"ts":-8900000000000,"s":"t"},
+{"ph":"C","name":"ctr","pid":1,"ts":8900000000000,"args":{"v":1}}
+]})");
+        auto r = loadTrace(path, nullptr, smallOptions());
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        const Trace &t = *r.value();
+        QVERIFY(t.sliceCount() >= 4);
+        for (const Track &track : t.tracks) {
+            for (const Row &row : track.rows) {
+                for (size_t i = 0; i < row.size(); ++i) {
+                    QVERIFY(row.start[i] >= -kTimeLimitPs && row.start[i] <= kTimeLimitPs);
+                    QVERIFY(row.duration[i] >= 0 && row.end(i) <= kTimeLimitPs);
+                }
+            }
+            for (TimePs time : track.counter.time)
+                QVERIFY(time >= -kTimeLimitPs && time <= kTimeLimitPs);
+            TimePs span = 0;
+            QVERIFY(!__builtin_sub_overflow(track.end, track.begin, &span) && span >= 0);
+        }
+        TimePs span = 0;
+        QVERIFY(!__builtin_sub_overflow(t.end, t.begin, &span));
+        QCOMPARE(span, 2 * kTimeLimitPs);
+        bool warned = false;
+        for (const std::string &w : t.info.warnings)
+            warned = warned || w.find("clamped") != std::string::npos;
+        QVERIFY(warned);
     }
 
     // A writer appends to the file (cutting events in half between writes) while it loads.

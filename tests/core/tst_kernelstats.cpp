@@ -4,6 +4,7 @@
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
 #include "core/io/traceloader.h"
+#include "core/io/xspacewriter.h"
 #include "core/model/tracebuilder.h"
 
 #include "xplane.pb.h"
@@ -30,6 +31,7 @@ private slots:
     void parsesLaunchDetails();
     void tensorCoreHeuristics();
     void groupsTinyTrace();
+    void xprofOpNameAndEligibility();
     void realGpuFixture();
     void noKernelsOnTpu();
     void cliJson();
@@ -64,10 +66,32 @@ void TestKernelStats::tensorCoreHeuristics()
     QVERIFY(isKernelUsingTensorCore("volta_h884gemm_64x64_ldg8_nn"));
     QVERIFY(isKernelUsingTensorCore("ampere_s16816gemm_fp16_128x128"));
     QVERIFY(!isKernelUsingTensorCore("void Eigen::internal::EigenMetaKernel<float>"));
-    QVERIFY(isOpTensorCoreEligible("model/dense/MatMul:MatMul"));
+    // XProf's IsOpTensorCoreEligible takes the op name (no type) and matches case-sensitively.
+    QVERIFY(isOpTensorCoreEligible("model/dense/MatMul"));        // ends with "/MatMul"
+    QVERIFY(!isOpTensorCoreEligible("MatMul"));                   // no "/" before it
+    QVERIFY(!isOpTensorCoreEligible("model/dense/MatMul_1"));
+    QVERIFY(isOpTensorCoreEligible("d/_FusedMatMul"));
     QVERIFY(isOpTensorCoreEligible("conv/Conv2D"));
+    QVERIFY(isOpTensorCoreEligible("conv/DepthwiseConv2dNativeBackpropInput"));
     QVERIFY(isOpTensorCoreEligible("a/BatchMatMulV2"));
-    QVERIFY(!isOpTensorCoreEligible("a/Relu:Relu"));
+    QVERIFY(isOpTensorCoreEligible("rnn/CudnnRNN"));
+    QVERIFY(isOpTensorCoreEligible("rnn/CudnnRNNV3"));
+    QVERIFY(isOpTensorCoreEligible("x/XlaDotV2"));
+    QVERIFY(!isOpTensorCoreEligible("a/Relu"));
+    QVERIFY(!isOpTensorCoreEligible("model/einsum/Einsum/Cast"));   // no "Einsum" pattern
+    QVERIFY(!isOpTensorCoreEligible("jit(f)/dot_general"));
+    QVERIFY(!isOpTensorCoreEligible("jit(f)/conv_general_dilated"));
+    QVERIFY(isEinsumTensorCoreEligible("ab,bc->ac"));
+    QVERIFY(!isEinsumTensorCoreEligible("ab->ba"));
+    QVERIFY(!isEinsumTensorCoreEligible("ab,bc,cd->ad"));
+    QVERIFY(!isEinsumTensorCoreEligible(""));
+    // ParseTfOpFullname's name: split at the first ':'.
+    QCOMPARE(tfOpName("model/dense/MatMul:MatMul"), std::string_view("model/dense/MatMul"));
+    QCOMPARE(tfOpName("bare_name"), std::string_view("bare_name"));
+    QCOMPARE(tfOpName("jit(f)/dot_general:dot_general"), std::string_view("jit(f)/dot_general"));
+    QCOMPARE(tfOpName("a/b:"), std::string_view("a/b"));
+    QCOMPARE(tfOpName("Iterator::Prefetch"), std::string_view("Iterator::Prefetch"));
+    QCOMPARE(tfOpName("a:b c"), std::string_view("a:b c"));   // no op type: kept whole
 }
 
 void TestKernelStats::groupsTinyTrace()
@@ -101,7 +125,7 @@ void TestKernelStats::groupsTinyTrace()
     QCOMPARE(db.reports.size(), size_t(3));
     const KernelReport &top = db.reports[0];
     QCOMPARE(top.name, std::string("volta_h884gemm"));
-    QCOMPARE(top.opName, std::string("d/MatMul:MatMul"));
+    QCOMPARE(top.opName, std::string("d/MatMul"));
     QCOMPARE(top.occurrences, int64_t(2));
     QCOMPARE(top.totalDurationPs, TimePs(40));
     QCOMPARE(top.minDurationPs, TimePs(10));
@@ -113,6 +137,77 @@ void TestKernelStats::groupsTinyTrace()
     QCOMPARE(db.reports[1].name, std::string("relu_kernel"));
     QVERIFY(!db.reports[1].isOpTensorCoreEligible);
     QCOMPARE(db.reports[2].totalDurationPs, TimePs(5));
+}
+
+// A hand-made XSpace whose kernels carry `tf_op` (and one an `equation`). Expected values follow
+// XProf's ConvertDeviceTraceXPlaneToKernelReports by hand: op_name = the part of `tf_op` before
+// the first ':' (a value without one is the name itself); eligible = IsOpTensorCoreEligible(name)
+// || IsEinsumTensorCoreEligible(equation) || the kernel uses Tensor Cores.
+void TestKernelStats::xprofOpNameAndEligibility()
+{
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/gpu.xplane.pb").toStdString();
+    XSpaceWriter w(path);
+    QVERIFY(w.open().ok());
+    const uint32_t plane = w.addPlane(1, "/device:GPU:0");
+    const int64_t details = w.statMetadata(plane, "kernel_details");
+    const int64_t tfOp = w.statMetadata(plane, "tf_op");
+    const int64_t equation = w.statMetadata(plane, "equation");
+    const uint32_t line = w.addLine(plane, 7, "Stream #7(Kernel)", 0);
+    struct K
+    {
+        const char *kernel, *op, *equation;
+        int64_t durationPs;
+    };
+    const K kernels[] = {
+        {"volta_h884gemm", "model/dense/MatMul:MatMul", nullptr, 9000},
+        {"relu_kernel", "bare_name", nullptr, 8000},
+        {"cast_kernel", "model/einsum/Einsum/Cast:Cast", nullptr, 7000},
+        {"gemv_kernel", "x/Einsum:Einsum", "ab,bc->ac", 6000},
+        {"transpose_kernel", "y/Einsum:Einsum", "ab->ba", 5000},
+        {"volta_s884gemm", "jit(f)/dot_general:dot_general", nullptr, 4000},
+        {"reduce_kernel", "jit(g)/dot_general:dot_general", nullptr, 3000},
+        {"rnn_kernel", "lstm/CudnnRNNV3:CudnnRNNV3", nullptr, 2000},
+        {"mm_kernel", "a/MatMul_1:MatMul", nullptr, 1000},
+    };
+    int64_t at = 0;
+    for (const K &k : kernels) {
+        XStatList stats;
+        stats.addString(details, "regs:32 grid:1,1,1 block:32,1,1");
+        stats.addString(tfOp, k.op);
+        if (k.equation)
+            stats.addString(equation, k.equation);
+        w.addEvent(line, w.eventMetadata(plane, k.kernel), at, k.durationPs, &stats);
+        at += 10000;
+    }
+    QVERIFY(w.finish().ok());
+    auto trace = loadTrace(path);
+    QVERIFY2(trace, trace ? "" : trace.message().c_str());
+    const KernelStatsDb db = kernelStats(*trace.value());
+    QCOMPARE(db.reports.size(), std::size(kernels));
+    struct Expect
+    {
+        const char *op;
+        bool usesTc, eligible;
+    };
+    const Expect expected[] = {
+        {"model/dense/MatMul", true, true},              // name ends with "/MatMul"
+        {"bare_name", false, false},                     // no colon: the bare name
+        {"model/einsum/Einsum/Cast", false, false},      // "Einsum" is no XProf pattern
+        {"x/Einsum", false, true},                       // two-operand einsum equation
+        {"y/Einsum", false, false},                      // one operand: not eligible
+        {"jit(f)/dot_general", true, true},              // its kernel uses Tensor Cores
+        {"jit(g)/dot_general", false, false},            // "dot_general" is no XProf pattern
+        {"lstm/CudnnRNNV3", false, true},                // contains "CudnnRNNV"
+        {"a/MatMul_1", false, false},                    // does not end with "/MatMul"
+    };
+    for (size_t i = 0; i < db.reports.size(); ++i) {   // sorted by duration, as written
+        const KernelReport &r = db.reports[i];
+        QCOMPARE(r.name, std::string(kernels[i].kernel));
+        QCOMPARE(r.opName, std::string(expected[i].op));
+        QVERIFY2(r.isKernelUsingTensorCore == expected[i].usesTc, r.name.c_str());
+        QVERIFY2(r.isOpTensorCoreEligible == expected[i].eligible, r.name.c_str());
+    }
 }
 
 void TestKernelStats::realGpuFixture()
@@ -129,6 +224,7 @@ void TestKernelStats::realGpuFixture()
     struct Agg { int64_t count = 0, total = 0, min = INT64_MAX, max = 0; };
     std::map<Key, Agg> expected;
     const std::regex regs("regs:(\\d+)"), grid("grid:([\\d,]+)"), block("block:([\\d,]+)");
+    const std::regex tfOpFull("([A-Za-z0-9.][A-Za-z0-9_./>\\\\-]*):([A-Z_][A-Za-z0-9_]*)");
     for (const auto &plane : space.planes()) {
         if (plane.name().rfind("/device:GPU:", 0) != 0)
             continue;
@@ -158,6 +254,10 @@ void TestKernelStats::realGpuFixture()
                     bl = m[1];
                 std::string op = stat(e, "level 0");
                 op = op.substr(0, op.find('#'));
+                // XProf keeps the name of `name:Type` (a TF op name and type, as all of this
+                // fixture's ops are); anything else stays whole.
+                if (std::regex_match(op, m, tfOpFull))
+                    op = m[1];
                 Agg &a = expected[{plane.event_metadata().at(e.metadata_id()).name(), r, g, bl,
                                    op}];
                 ++a.count;

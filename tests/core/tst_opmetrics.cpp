@@ -3,6 +3,7 @@
 
 #include "core/analysis/opmetrics.h"
 #include "core/io/traceloader.h"
+#include "core/io/xspacewriter.h"
 #include "core/model/tracebuilder.h"
 
 #include "xplane.pb.h"
@@ -65,6 +66,9 @@ class TestOpMetrics : public QObject
 
 private slots:
     void hostSelfTimeWithNesting();
+    void hostIdlePerThreadXSpace();
+    void deviceTypeByVendor_data();
+    void deviceTypeByVendor();
     void gpuMergesByGroupAndAddsIdle();
     void tpuSelfTimeFromNesting();
     void timeRangeFilters();
@@ -119,13 +123,110 @@ void TestOpMetrics::hostSelfTimeWithNesting()
     QCOMPARE(memcpy->category, std::string("MemcpyHToD"));
     QVERIFY(!db.find("plain"));
     QVERIFY(!db.find("python"));
-    // Span 0-400; op self time 60 + 30 + 10 + 50 + 10 = 160.
-    QCOMPARE(db.totalTimePs, TimePs(400));
+    // Per thread (XProf): main spans its ops 0-100 with self time 60 + 30 + 10 = 100, idle 0;
+    // data spans 200-270 (`plain` is no op) with self time 50 + 10, idle 10.
+    QCOMPARE(db.totalTimePs, TimePs(100 + 70));
     QCOMPARE(db.totalOpTimePs, TimePs(160));
-    QCOMPARE(db.idleTimePs, TimePs(240));
+    QCOMPARE(db.idleTimePs, TimePs(10));
     QVERIFY(db.idle());
-    QCOMPARE(db.idle()->selfTimePs, TimePs(240));
-    QCOMPARE(db.metrics.front().name, std::string("IDLE"));   // sorted by self time
+    QCOMPARE(db.idle()->selfTimePs, TimePs(10));
+    QCOMPARE(db.metrics.front().name, std::string("outer"));   // sorted by self time
+}
+
+// Two host threads whose op spans overlap in time, written as an XSpace. XProf builds one op
+// db per thread (total = that thread's first op begin to last op end, op time = summed self
+// time) and adds them up, so IDLE = sum over threads of (span - self time):
+//   t1: step:Step 0-1000 > inner:Bar 100-400  -> span 1000, self 700 + 300 = 1000, idle 0
+//   t2: x:Baz 500-600, y:Baz 1200-1500         -> span 1000, self 100 + 300 = 400,  idle 600
+// One span over both threads (0-1500, self 1400) would give 100.
+void TestOpMetrics::hostIdlePerThreadXSpace()
+{
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/host.xplane.pb").toStdString();
+    XSpaceWriter w(path);
+    QVERIFY(w.open().ok());
+    const uint32_t plane = w.addPlane(1, "/host:CPU");
+    const uint32_t t1 = w.addLine(plane, 1, "t1", 0);
+    const uint32_t t2 = w.addLine(plane, 2, "t2", 0);
+    w.addEvent(t1, w.eventMetadata(plane, "step:Step"), 0, 1000);
+    w.addEvent(t1, w.eventMetadata(plane, "inner:Bar"), 100, 300);
+    w.addEvent(t2, w.eventMetadata(plane, "x:Baz"), 500, 100);
+    w.addEvent(t2, w.eventMetadata(plane, "y:Baz"), 1200, 300);
+    QVERIFY(w.finish().ok());
+    auto trace = loadTrace(path);
+    QVERIFY2(trace, trace ? "" : trace.message().c_str());
+    const OpMetricsDb db = hostOpMetrics(*trace.value());
+    QCOMPARE(db.totalTimePs, TimePs(1000 + 1000));
+    QCOMPARE(db.totalOpTimePs, TimePs(1000 + 400));
+    QCOMPARE(db.idleTimePs, TimePs(600));
+    QVERIFY(db.idle());
+    QCOMPARE(db.idle()->timePs, TimePs(600));
+}
+
+namespace {
+
+// One GPU plane with the given device stats and one kernel, as an XSpace file.
+std::string writeGpuSpace(const QTemporaryDir &dir, const char *file, const char *vendor,
+                          int ccMajor, int ccMinor)
+{
+    const std::string path = (dir.path() + "/" + file).toStdString();
+    XSpaceWriter w(path);
+    if (!w.open().ok())
+        return {};
+    const uint32_t plane = w.addPlane(1, "/device:GPU:0");
+    XStatList stats;
+    if (vendor)
+        stats.addString(w.statMetadata(plane, "device_vendor"), vendor);
+    if (ccMajor >= 0) {
+        stats.addInt(w.statMetadata(plane, "compute_cap_major"), ccMajor);
+        stats.addInt(w.statMetadata(plane, "compute_cap_minor"), ccMinor);
+    }
+    stats.addInt(w.statMetadata(plane, "core_count"), 10);
+    w.setPlaneStats(plane, stats);
+    const uint32_t line = w.addLine(plane, 1, "Stream #1(Kernel)", 0);
+    w.addEvent(line, w.eventMetadata(plane, "kernel"), 0, 100);
+    return w.finish().ok() ? path : std::string();
+}
+
+} // namespace
+
+// XProf's SetRunEnvironment: device_type = GpuModelName(caps of the first GPU plane), "GPU" when
+// that is empty. GpuModelName (hardware_type_utils.cc): vendor "Nvidia" -> "Nvidia GPU (<arch by
+// CC>)", or "Nvidia GPU" for a CC it does not name; "AMD" -> "AMD GPU - <gfx>" (CC 9.4 gfx942,
+// 9.5 gfx950), else the family by CC major, else "AMD GPU"; any other vendor -> "".
+void TestOpMetrics::deviceTypeByVendor_data()
+{
+    QTest::addColumn<QString>("vendor");   // null: no device_vendor stat
+    QTest::addColumn<int>("major");        // -1: no compute capability stats
+    QTest::addColumn<int>("minor");
+    QTest::addColumn<QString>("deviceType");
+    QTest::newRow("nvidia, unknown cc") << "Nvidia" << 12 << 0 << "Nvidia GPU";
+    QTest::newRow("nvidia, no cc") << "Nvidia" << -1 << 0 << "Nvidia GPU";
+    QTest::newRow("nvidia 8.9") << "Nvidia" << 8 << 9 << "Nvidia GPU (Ada Lovelace)";
+    QTest::newRow("nvidia 7.5") << "Nvidia" << 7 << 5 << "Nvidia GPU (Turing)";
+    QTest::newRow("amd 9.4") << "AMD" << 9 << 4 << "AMD GPU - gfx942";
+    QTest::newRow("amd 11.0") << "AMD" << 11 << 0 << "AMD GPU - gfx-11XX series";
+    QTest::newRow("amd, no cc") << "AMD" << -1 << 0 << "AMD GPU";
+    QTest::newRow("other vendor") << "Intel" << -1 << 0 << "GPU";
+    QTest::newRow("nothing known") << QString() << -1 << 0 << "GPU";
+}
+
+void TestOpMetrics::deviceTypeByVendor()
+{
+    QFETCH(QString, vendor);
+    QFETCH(int, major);
+    QFETCH(int, minor);
+    QFETCH(QString, deviceType);
+    QTemporaryDir dir;
+    const QByteArray v = vendor.toUtf8();
+    const std::string path =
+        writeGpuSpace(dir, "gpu.xplane.pb", vendor.isNull() ? nullptr : v.constData(), major, minor);
+    QVERIFY(!path.empty());
+    auto trace = loadTrace(path);
+    QVERIFY2(trace, trace ? "" : trace.message().c_str());
+    const RunEnvironment env = runEnvironment(*trace.value());
+    QCOMPARE(QString::fromStdString(env.deviceType), deviceType);
+    QCOMPARE(env.hardwareType, HardwareType::Gpu);
 }
 
 namespace {
@@ -354,6 +455,7 @@ void TestOpMetrics::realGpuHostOps()
     tensorflow::profiler::XSpace space;
     QVERIFY(readSpace(path, &space));
     std::map<std::string, HostExpect> expected;
+    int64_t lineSpans = 0, lineIdle = 0;   // XProf: per thread, span of its ops minus self time
     for (const auto &plane : space.planes()) {
         if (plane.name() != "/host:CPU")
             continue;
@@ -370,9 +472,12 @@ void TestOpMetrics::realGpuHostOps()
             });
             struct Open { int64_t end, dur, child; std::string name; };
             std::vector<Open> stack;
+            int64_t lineSelf = 0;
             auto close = [&] {
                 HostExpect &h = expected[stack.back().name];
-                h.self += std::max<int64_t>(0, stack.back().dur - stack.back().child);
+                const int64_t self = std::max<int64_t>(0, stack.back().dur - stack.back().child);
+                h.self += self;
+                lineSelf += self;
                 stack.pop_back();
             };
             for (const Ev &e : evs) {
@@ -387,6 +492,13 @@ void TestOpMetrics::realGpuHostOps()
             }
             while (!stack.empty())
                 close();
+            if (!evs.empty()) {
+                int64_t last = evs.front().start;
+                for (const Ev &e : evs)
+                    last = std::max(last, e.start + e.dur);
+                lineSpans += last - evs.front().start;
+                lineIdle += std::max<int64_t>(0, last - evs.front().start - lineSelf);
+            }
         }
     }
     QVERIFY(expected.size() > 10);
@@ -411,6 +523,10 @@ void TestOpMetrics::realGpuHostOps()
         totalSelf += h.self;
     }
     QCOMPARE(db.totalOpTimePs, totalSelf);
+    QCOMPARE(db.totalTimePs, lineSpans);
+    QCOMPARE(db.idleTimePs, lineIdle);
+    QVERIFY(db.idle());
+    QCOMPARE(db.idle()->selfTimePs, lineIdle);
 }
 
 void TestOpMetrics::realTpuDeviceOps()

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <limits>
 #include <random>
 
 using namespace tracedesk::core;
@@ -50,6 +51,35 @@ class TestTrackBuilder : public QObject
     Q_OBJECT
 
 private slots:
+    // Times beyond +-kTimeLimitPs (from any reader) are clamped once here, so the span of any
+    // two times of a trace fits in TimePs.
+    void clampsTimesBeyondTheLimit()
+    {
+        Fixture f;
+        constexpr TimePs kMax = std::numeric_limits<TimePs>::max();
+        f.tb().addSlice(-kMax, kMax, f.kindA);         // starts below the limit, ends above
+        f.tb().addSlice(kMax - 5, 100, f.kindA);       // starts (and ends) above it
+        f.tb().addSlice(0, kMax, f.kindA);             // ends above it
+        f.tb().addSlice(10, 5, f.kindA);               // in range: untouched
+        f.tb().addCounterSample(std::numeric_limits<TimePs>::min(), 1.0);
+        QCOMPARE(f.tb().clampedTimes(), uint64_t(2 + 2 + 1 + 0 + 1));
+        auto trace = f.builder.build();
+        const Track &t = trace->tracks[0];
+        checkRowInvariants(t);
+        for (const Row &row : t.rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                QVERIFY(row.start[i] >= -kTimeLimitPs && row.start[i] <= kTimeLimitPs);
+                QVERIFY(row.end(i) >= -kTimeLimitPs && row.end(i) <= kTimeLimitPs);
+            }
+        }
+        QCOMPARE(t.begin, -kTimeLimitPs);
+        QCOMPARE(t.end, kTimeLimitPs);
+        TimePs span = 0;
+        QVERIFY(!__builtin_sub_overflow(trace->end, trace->begin, &span));
+        QCOMPARE(span, 2 * kTimeLimitPs);
+        QVERIFY(trace->info.warningCount >= 1);
+    }
+
     void nestsByDepth()
     {
         Fixture f;

@@ -29,6 +29,7 @@ int runServe(int argc, char **argv);
 int runDiff(int argc, char **argv);
 int runPod(int argc, char **argv);
 int runTfData(int argc, char **argv);
+int runDistributed(int argc, char **argv); extern const char *const kDistributedUsage;
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;

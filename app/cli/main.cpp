@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"extract-hlo", runExtractHlo, &kExtractHloUsage},
     {"pod", runPod, &kPodUsage},
     {"tfdata", runTfData, &kTfDataUsage},
+    {"distributed", runDistributed, &kDistributedUsage},
     {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},
     {"serve", runServe, &kServeUsage},

@@ -1,0 +1,200 @@
+#include "commands.h"
+#include "jsonout.h"
+#include "options.h"
+
+#include "core/analysis/distributed/distributedsummary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace tracedesk::cli {
+
+using namespace core::analysis::distributed;
+
+const char *const kDistributedUsage =
+    "  distributed DIR|FILES... [--json] [--jobs N] [--limit N] [--no-cache]\n"
+    "      Distributed summary of a run of PyTorch profiler rank traces (one file per rank;\n"
+    "      DIR = every *.json, *.json.gz, *.json.zst in it, e.g. *.pt.trace.json.gz). Ranks load\n"
+    "      one at a time (--jobs N: N at once), so a run larger than memory completes. Per\n"
+    "      rank: steps, kernels, computation, communication, overlap, exposed communication and\n"
+    "      idle kernel time (µs). Collectives: the k-th communication kernel of a name on every\n"
+    "      rank is one collective; start / end spread across ranks, the last-arriving rank.\n"
+    "      Stragglers: ranks by the waiting they caused. --json keys: ranks[] (rank, file,\n"
+    "      step_count, kernel_count, communication_kernel_count, computation_us,\n"
+    "      communication_us, overlap_us, exposed_communication_us, idle_us), collectives[]\n"
+    "      (index, name, ranks = how many ranks have it, start_spread_us, end_spread_us,\n"
+    "      last_rank), stragglers[] (rank, waiting_caused_us), errors[] (file, message).\n"
+    "      XSpace run folders are not summarised yet. --limit: collectives in the text table\n"
+    "      (default 20).";
+
+namespace {
+
+double us(core::TimePs ps)
+{
+    return double(ps) / 1e6;
+}
+
+bool isTraceFile(const std::string &name)
+{
+    for (const char *suffix : {".json", ".json.gz", ".json.zst"}) {
+        const std::string s(suffix);
+        if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
+            return true;
+    }
+    return false;
+}
+
+// Files of the arguments: a folder gives its trace files (sorted), a file itself.
+bool collectFiles(const std::vector<std::string> &paths, std::vector<std::string> *files,
+                  std::string *error)
+{
+    namespace fs = std::filesystem;
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        if (fs::is_directory(path, ec)) {
+            std::vector<std::string> found;
+            for (const fs::directory_entry &e : fs::directory_iterator(path, ec)) {
+                if (e.is_regular_file(ec) && isTraceFile(e.path().filename().string()))
+                    found.push_back(e.path().string());
+            }
+            std::sort(found.begin(), found.end());
+            if (found.empty()) {
+                *error = path + ": no *.json, *.json.gz or *.json.zst rank traces in it";
+                return false;
+            }
+            files->insert(files->end(), found.begin(), found.end());
+        } else if (fs::exists(path, ec)) {
+            files->push_back(path);
+        } else {
+            *error = path + ": no such file or directory";
+            return false;
+        }
+    }
+    return true;
+}
+
+void printJson(const DistributedSummary &d)
+{
+    JsonOut j;
+    j.beginObject().beginArray("ranks");
+    for (const RankSummary &r : d.ranks) {
+        j.beginObject().value("rank", r.rank).value("file", r.file)
+            .value("rank_source", r.rankSource)
+            .value("step_count", int64_t(r.stepCount)).value("kernel_count", r.kernelCount)
+            .value("communication_kernel_count", r.communicationKernelCount)
+            .value("computation_us", us(r.computation))
+            .value("communication_us", us(r.communication))
+            .value("overlap_us", us(r.overlap))
+            .value("exposed_communication_us", us(r.exposedCommunication))
+            .value("idle_us", us(r.idle)).endObject();
+    }
+    j.endArray().beginArray("collectives");
+    for (const MatchedCollective &c : d.collectives) {
+        j.beginObject().value("index", uint64_t(c.index)).value("name", c.name)
+            .value("kind", c.kind).value("occurrence", uint64_t(c.occurrence))
+            .value("ranks", uint64_t(c.ranks.size()))
+            .value("start_spread_us", us(c.startSpread)).value("end_spread_us", us(c.endSpread))
+            .value("last_rank", c.lastRank).value("waiting_caused_us", us(c.waitingCaused));
+        if (c.bytes >= 0)
+            j.value("bytes", c.bytes);
+        else
+            j.null("bytes");
+        j.endObject();
+    }
+    j.endArray().beginArray("stragglers");
+    for (const Straggler &s : d.stragglers) {
+        j.beginObject().value("rank", s.rank).value("waiting_caused_us", us(s.waitingCaused))
+            .value("collectives_last", uint64_t(s.collectivesLast)).endObject();
+    }
+    j.endArray().beginArray("errors");
+    for (const RankError &e : d.errors)
+        j.beginObject().value("file", e.file).value("message", e.message).endObject();
+    j.endArray().beginArray("warnings");
+    for (const std::string &w : d.warnings)
+        j.value({}, w);
+    j.endArray().endObject();
+    std::printf("%s\n", j.text().c_str());
+}
+
+void printText(const DistributedSummary &d, size_t limit)
+{
+    size_t matched = 0;
+    for (const MatchedCollective &c : d.collectives)
+        matched += c.ranks.size() == d.ranks.size() ? 1 : 0;
+    std::printf("Distributed run: %zu rank(s), %zu collective(s), %zu on every rank\n",
+                d.ranks.size(), d.collectives.size(), matched);
+    std::printf("\n%5s %5s %8s %6s %14s %14s %14s %14s %14s  %s\n", "rank", "steps", "kernels",
+                "comm", "compute us", "comm us", "overlap us", "exposed us", "idle us", "file");
+    for (const RankSummary &r : d.ranks) {
+        std::printf("%5lld %5u %8llu %6llu %14.3f %14.3f %14.3f %14.3f %14.3f  %s%s\n",
+                    (long long)r.rank, r.stepCount, (unsigned long long)r.kernelCount,
+                    (unsigned long long)r.communicationKernelCount, us(r.computation),
+                    us(r.communication), us(r.overlap), us(r.exposedCommunication), us(r.idle),
+                    r.file.c_str(), r.rankGuessed ? " (rank guessed)" : "");
+    }
+    if (!d.collectives.empty()) {
+        std::printf("\nCollectives (first %zu of %zu, in start order)\n", std::min(limit, d.collectives.size()),
+                    d.collectives.size());
+        std::printf("%6s %5s %14s %14s %5s %14s  %s\n", "index", "ranks", "start spread",
+                    "end spread", "last", "waiting us", "name");
+        for (size_t i = 0; i < d.collectives.size() && i < limit; ++i) {
+            const MatchedCollective &c = d.collectives[i];
+            std::printf("%6zu %5zu %14.3f %14.3f %5lld %14.3f  %s #%zu\n", c.index,
+                        c.ranks.size(), us(c.startSpread), us(c.endSpread),
+                        (long long)c.lastRank, us(c.waitingCaused), c.name.c_str(),
+                        c.occurrence);
+        }
+    }
+    std::printf("\nStragglers (waiting caused)\n%5s %16s %10s\n", "rank", "waiting us",
+                "last in");
+    for (const Straggler &s : d.stragglers) {
+        std::printf("%5lld %16.3f %10zu\n", (long long)s.rank, us(s.waitingCaused),
+                    s.collectivesLast);
+    }
+    for (const RankError &e : d.errors)
+        std::printf("error: %s: %s\n", e.file.c_str(), e.message.c_str());
+    for (const std::string &w : d.warnings)
+        std::printf("warning: %s\n", w.c_str());
+}
+
+} // namespace
+
+int runDistributed(int argc, char **argv)
+{
+    ParsedArgs args;
+    std::string error;
+    const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true}, {"limit", true},
+                                           {"no-cache", false}, {"help", false}};
+    if (!parseArgs(argc, argv, 2, specs, &args, &error))
+        return fail("distributed: " + error, kExitUsage);
+    if (args.has("help")) {
+        std::printf("%s\n", kDistributedUsage);
+        return kExitOk;
+    }
+    if (args.positional.empty())
+        return fail("distributed: expected a DIR or one or more FILES", kExitUsage);
+    unsigned long long jobs = 1;
+    if (args.has("jobs") && (!parseCount(args.value("jobs"), &jobs) || jobs == 0 || jobs > 64))
+        return fail("distributed: --jobs wants a number from 1 to 64", kExitUsage);
+    unsigned long long limit = 20;
+    if (args.has("limit") && !parseCount(args.value("limit"), &limit))
+        return fail("distributed: --limit wants a number", kExitUsage);
+    std::vector<std::string> files;
+    if (!collectFiles(args.positional, &files, &error))
+        return fail("distributed: " + error);
+
+    SummarizeOptions summarize;
+    summarize.parallel = unsigned(jobs);
+    const DistributedSummary summary =
+        summarizeRun(files, nullptr, loadOptionsFrom(args), summarize);
+    if (args.has("json"))
+        printJson(summary);
+    else
+        printText(summary, size_t(limit));
+    if (summary.ranks.empty())
+        return fail("distributed: no rank could be summarised");
+    return kExitOk;
+}
+
+} // namespace tracedesk::cli

@@ -1,0 +1,56 @@
+#include "core/analysis/distributed/communicationkernels.h"
+
+#include <array>
+#include <utility>
+
+namespace tracedesk::core::analysis::distributed {
+
+bool isCommunicationKernelName(std::string_view name)
+{
+    return name.starts_with("nccl") || name.starts_with("rccl") || name.starts_with("hccl")
+           || name.find("ncclKernel") != std::string_view::npos
+           || name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+std::string_view kernelBaseName(std::string_view name)
+{
+    const size_t paren = name.find('(');
+    std::string_view base = paren == std::string_view::npos ? name : name.substr(0, paren);
+    while (!base.empty() && base.back() == ' ')
+        base.remove_suffix(1);
+    return base;
+}
+
+std::string collectiveKindFromName(std::string_view name)
+{
+    const std::string_view base = kernelBaseName(name);
+    for (std::string_view marker : {std::string_view("ncclDevKernel_"), std::string_view("ncclKernel_")}) {
+        const size_t at = base.find(marker);
+        if (at == std::string_view::npos)
+            continue;
+        std::string_view rest = base.substr(at + marker.size());
+        const size_t underscore = rest.find('_');
+        if (underscore != std::string_view::npos)
+            rest = rest.substr(0, underscore);
+        if (!rest.empty())
+            return std::string(rest);
+    }
+    return std::string(base);
+}
+
+int64_t dtypeBytes(std::string_view dtype)
+{
+    static constexpr std::array<std::pair<std::string_view, int64_t>, 16> kSizes = {{
+        {"Double", 8},  {"Long", 8},     {"ComplexFloat", 8}, {"ComplexDouble", 16},
+        {"Float", 4},   {"Int", 4},      {"UInt32", 4},       {"Half", 2},
+        {"BFloat16", 2}, {"Short", 2},   {"UInt16", 2},       {"Byte", 1},
+        {"Char", 1},    {"Bool", 1},     {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
+    }};
+    for (const auto &[name, bytes] : kSizes) {
+        if (dtype == name)
+            return bytes;
+    }
+    return 0;
+}
+
+} // namespace tracedesk::core::analysis::distributed

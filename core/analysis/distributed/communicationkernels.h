@@ -1,0 +1,36 @@
+#pragma once
+
+// Communication kernels: which GPU kernels of a PyTorch profiler (Kineto) trace are collective
+// communication, what kind of collective they run and how many bytes they move. The rule follows
+// HTA's kernel type (../shared/PYTORCH.md §3.0) with the vendor names of today's libraries; it
+// is matched on the kernel name, case-sensitive, like HTA:
+//   - name starts with `nccl` (NCCL, and RCCL which keeps NCCL's kernel names),
+//   - name contains `ncclKernel` or `ncclDevKernel` (old and new NCCL, also behind `void ...`),
+//   - name starts with `rccl` (ROCm RCCL builds that prefix their own kernels),
+//   - name starts with `hccl` (Huawei HCCL).
+// Deliberately not HTA's `^hip`: on ROCm that prefix names runtime-like device work
+// (hipMemcpy...), not collectives, and calling it communication would hide compute.
+//
+// Pure functions, no state; safe from any thread.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tracedesk::core::analysis::distributed {
+
+bool isCommunicationKernelName(std::string_view name);
+
+// The kernel name without its argument list ("ncclDevKernel_AllReduce_Sum_f16_RING_LL").
+std::string_view kernelBaseName(std::string_view name);
+
+// The collective a communication kernel runs, read from its name: the word after
+// `ncclKernel_` / `ncclDevKernel_` ("AllReduce", "SendRecv", "AllGather", "Generic"...), else the
+// base name. Used when the trace carries no "Collective name" arg.
+std::string collectiveKindFromName(std::string_view name);
+
+// Bytes of one element of a PyTorch dtype as record_param_comms writes it ("Float", "BFloat16",
+// "Half", "Long", "Int", "Byte", "Bool", "Double", ...); 0 when unknown.
+int64_t dtypeBytes(std::string_view dtype);
+
+} // namespace tracedesk::core::analysis::distributed

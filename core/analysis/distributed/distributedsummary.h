@@ -1,0 +1,85 @@
+#pragma once
+
+// DistributedSummary: the distributed view of a run of PyTorch profiler rank traces — one
+// RankSummary per rank, the collectives matched across ranks, and the stragglers.
+//
+// Scale: summarizeRun() loads the ranks one at a time (core::loadTrace per file, the store
+// cache is used as the options say), keeps only the RankSummary and drops the store before the
+// next, so a run whose stores together exceed memory still completes. With `parallel` > 1 that
+// many ranks load at once (a small bound: each holds its store while summarised).
+//
+// Matching (as torch-tb-profiler pairs collectives: by order, not by time, §2.9/§2.12): the k-th
+// collective with the same name (kernel name without arguments) on every rank is one collective.
+// Times are put on one clock by each file's origin (rankorigin.h; no skew correction). Per
+// collective: start spread = max start - min start over its ranks, end spread likewise, the last
+// rank = the latest start (lowest rank on ties), waiting caused = sum over its other ranks of
+// (last start - their start). Stragglers = every rank by the waiting it caused, most first
+// (ties by rank). Collectives are ordered by their earliest start; `index` is that position.
+//
+// A file that fails to load (or repeats a rank already seen) goes to `errors`, the others are
+// summarised. Plain values; summarizeRun() is safe to call from any thread.
+
+#include "core/analysis/distributed/ranksummary.h"
+#include "core/base/loadcontrol.h"
+#include "core/io/loadoptions.h"
+
+#include <string>
+#include <vector>
+
+namespace tracedesk::core::analysis::distributed {
+
+struct MatchedCollective
+{
+    size_t index = 0;
+    std::string name;
+    std::string kind;
+    size_t occurrence = 0;      // k: the k-th collective of this name on each rank
+    std::vector<int64_t> ranks; // the ranks that have it, ascending
+    TimePs firstStart = 0;      // on the run clock (ps after the earliest rank origin)
+    TimePs lastStart = 0;
+    TimePs startSpread = 0;
+    TimePs endSpread = 0;
+    int64_t lastRank = -1;
+    TimePs waitingCaused = 0;
+    int64_t bytes = -1;         // the largest size any rank reports, -1 when none
+};
+
+struct Straggler
+{
+    int64_t rank = -1;
+    TimePs waitingCaused = 0;
+    size_t collectivesLast = 0; // collectives where it arrived last
+};
+
+struct RankError
+{
+    std::string file;
+    std::string message;
+};
+
+struct DistributedSummary
+{
+    std::vector<RankSummary> ranks; // by rank
+    std::vector<MatchedCollective> collectives;
+    std::vector<Straggler> stragglers;
+    std::vector<RankError> errors;
+    std::vector<std::string> warnings;
+    int64_t originNs = 0; // the run clock's 0: the earliest rank origin
+    // Every collective has every rank (and the ranks have equal collective counts).
+    bool fullyMatched() const;
+};
+
+struct SummarizeOptions
+{
+    unsigned parallel = 1; // ranks loaded at once (>= 1)
+};
+
+// Matching and stragglers over summaries already made (summarizeRun's second half; tests).
+DistributedSummary combineRanks(std::vector<RankSummary> ranks);
+
+DistributedSummary summarizeRun(const std::vector<std::string> &files,
+                                LoadControl *control = nullptr,
+                                const LoadOptions &options = {},
+                                const SummarizeOptions &summarize = {});
+
+} // namespace tracedesk::core::analysis::distributed

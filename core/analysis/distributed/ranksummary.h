@@ -1,0 +1,77 @@
+#pragma once
+
+// RankSummary: what the distributed view keeps of one rank's trace once its store is dropped —
+// kernel totals by role, the communication / computation interval algebra, the step count and
+// the rank's collectives in start order. Small (one record per communication kernel), so a run
+// of many ranks is summarised one store at a time.
+//
+// Rules (../shared/PYTORCH.md §3.1, §3.4, with our choices):
+// - kernels = slices with role Kernel on the device planes (all devices and streams together);
+//   memcpy / memset / sync are not kernels here;
+// - communication kernels by name (communicationkernels.h), all other kernels are computation;
+// - computation = |union of computation kernels|, communication = |union of communication
+//   kernels|, overlap = |their intersection|, exposed communication = communication - overlap,
+//   idle = (last kernel end - first kernel start) - |union of all kernels|;
+// - step count = the kept steps of pytorchsteps.h;
+// - one CollectiveRecord per communication kernel, by (start, end). Its kind is the kernel's
+//   "Collective name" arg, else that of the CPU op it was launched from (External id, directly
+//   or through its launch's), else the word in the kernel name; sizes from "In msg nelems",
+//   "Out msg nelems" and "dtype" on the kernel, else on that CPU op (record_param_comms).
+// - rank: trace.info.run.distributed.rank when present, else the file name (rankFromFileName),
+//   else the caller's fallback; a guess is flagged (rankGuessed) and warned about.
+//
+// Times are picoseconds on the trace's own clock; `originNs` places that clock's 0 on the
+// writer's absolute clock (rankorigin.h), for comparing ranks. Plain value.
+
+#include "core/model/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracedesk::core::analysis::distributed {
+
+struct CollectiveRecord
+{
+    std::string name;           // kernel name without its argument list: the match key
+    std::string kind;           // "allreduce", "AllReduce", "SendRecv", ...
+    TimePs start = 0;           // on the rank's own clock
+    TimePs end = 0;
+    int64_t inElements = -1;    // "In msg nelems", -1 when absent
+    int64_t outElements = -1;   // "Out msg nelems"
+    std::string dtype;          // empty when absent
+    int64_t bytes = -1;         // inElements x dtype size, -1 when either is unknown
+};
+
+struct RankSummary
+{
+    int64_t rank = -1;
+    bool rankGuessed = false;
+    std::string rankSource; // "distributedInfo", "file name" or "order"
+    std::string file;
+    int64_t originNs = 0;   // absolute ns of the trace's time 0
+    uint32_t stepCount = 0;
+    uint64_t kernelCount = 0;
+    uint64_t communicationKernelCount = 0;
+    TimePs computation = 0;
+    TimePs communication = 0;
+    TimePs overlap = 0;
+    TimePs exposedCommunication = 0;
+    TimePs idle = 0;
+    TimePs firstKernelStart = 0; // 0, 0 without kernels
+    TimePs lastKernelEnd = 0;
+    std::vector<CollectiveRecord> collectives; // by (start, end)
+    std::vector<std::string> warnings;
+};
+
+// A rank number in a file name: `rank-3`, `rank_3`, `rank3`, `worker3`, `worker_3`, else a
+// trailing `_3` / `-3` before the extension (`megatron_kineto_3.json.gz`). Case-insensitive.
+std::optional<int64_t> rankFromFileName(std::string_view path);
+
+// `fallbackRank` is used when neither the trace nor the file name tells (-1: none).
+RankSummary summarizeRank(const Trace &trace, const std::string &file = {},
+                          int64_t fallbackRank = -1);
+
+} // namespace tracedesk::core::analysis::distributed

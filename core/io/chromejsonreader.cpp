@@ -107,6 +107,9 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, FileContents c
         if (auto fits = guard.checkGrowth(name, kSuggestSmallerTrace); !fits)
             return fits.error();
     }
+    // Epoch times are made relative to their first whole microsecond; that origin (plus
+    // Kineto's baseTimeNanoseconds, added with the run metadata) puts files on one clock.
+    const int64_t originMicros = parser->originMicros();
     parser.reset();
     if (step == ChromeJsonScanner::Step::Truncated)
         assembler->truncated();
@@ -124,6 +127,10 @@ Result<std::shared_ptr<Trace>> parseText(const std::string &name, FileContents c
 
     LoadInfo &info = builder.info();
     info.format = "chrome-json";
+    int64_t originNs = 0;
+    if (__builtin_mul_overflow(originMicros, int64_t(1000), &originNs)
+        || __builtin_add_overflow(info.run.clockOriginNs, originNs, &info.run.clockOriginNs))
+        info.run.clockOriginNs = 0;   // beyond any clock: the files' times stay as they are
     info.sources = {name};
     info.sourceBytes = fileBytes;
 

@@ -99,6 +99,10 @@ bool readRunMetadata(const std::vector<std::pair<std::string, std::string>> &top
             readDistributed(value, run);
         } else if (key == "schemaVersion") {
             kineto = true;
+        } else if (key == "baseTimeNanoseconds") {
+            int64_t base = 0;
+            if (value.get_int64().get(base) == simdjson::SUCCESS)
+                run->clockOriginNs += base;
         } else if (key != "traceName" && key != "displayTimeUnit") {
             std::string shown = scalarText(value);
             if (!shown.empty() && shown.size() < 256)

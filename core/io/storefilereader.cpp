@@ -265,6 +265,7 @@ bool MetaDecoder::decodeInfo(LoadInfo &info)
     info.fromCache = false;
     RunMetadata &run = info.run;
     run.framework = in.string();
+    run.clockOriginNs = in.svarint();
     run.devices.resize(in.count(9));
     for (GpuDeviceInfo &d : run.devices) {
         d.id = in.svarint();

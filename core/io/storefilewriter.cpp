@@ -189,6 +189,7 @@ void MetaEncoder::encodeInfo(const LoadInfo &info)
     meta.f64(info.loadSeconds);
     const RunMetadata &run = info.run;
     meta.string(run.framework);
+    meta.svarint(run.clockOriginNs);
     meta.varint(run.devices.size());
     for (const GpuDeviceInfo &d : run.devices) {
         meta.svarint(d.id);

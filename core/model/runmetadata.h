@@ -39,6 +39,10 @@ struct RunMetadata
 {
     // "pytorch" for Kineto traces; empty when the reader could not tell.
     std::string framework;
+    // Where the trace's time 0 lies on the writer's own clock, in nanoseconds (epoch ns for
+    // Kineto): what puts several files of one run on one clock. 0 when the file's times were
+    // used as they are.
+    int64_t clockOriginNs = 0;
     std::vector<GpuDeviceInfo> devices;
     DistributedInfo distributed;
     // Other top-level scalar keys as written (e.g. cuda_runtime_version), in file order.

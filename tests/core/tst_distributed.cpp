@@ -5,7 +5,7 @@
 
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/distributedsummary.h"
-#include "core/analysis/distributed/rankorigin.h"
+#include "core/io/traceloader.h"
 
 #include "support/clirun.h"
 #include "support/kinetofixtures.h"
@@ -168,12 +168,15 @@ void TestDistributed::handMadeRun()
     const QString path = writeHandMadeRun(dir, true);
     QVERIFY(!path.isEmpty());
 
-    // The probe finds rank 1's origin 3 µs after the others'.
-    const auto o0 = chromeJsonOriginNs((path + "/rank0.json").toStdString());
-    const auto o1 = chromeJsonOriginNs((path + "/rank1.json").toStdString());
-    QVERIFY(o0 && o1);
-    QCOMPARE(o0.value(), kBase * 1000);
-    QCOMPARE(o1.value() - o0.value(), int64_t(3000));
+    // The reader keeps each file's clock origin: rank 1's lies 3 µs after the others'.
+    auto clockOrigin = [](const QString &file) -> int64_t {
+        auto t = loadTrace(file.toStdString(), nullptr, noCache());
+        return t ? t.value()->info.run.clockOriginNs : INT64_MIN;
+    };
+    const int64_t o0 = clockOrigin(path + "/rank0.json");
+    const int64_t o1 = clockOrigin(path + "/rank1.json");
+    QCOMPARE(o0, kBase * 1000);
+    QCOMPARE(o1 - o0, int64_t(3000));
 
     const DistributedSummary run = summarizeRun(filesIn(path), nullptr, noCache(), {2});
     QCOMPARE(run.errors.size(), size_t(1));

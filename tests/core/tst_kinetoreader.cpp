@@ -223,6 +223,23 @@ private slots:
         QVERIFY(runtimeVersion);
     }
 
+    // The writer's clock: Kineto's baseTimeNanoseconds plus the whole microsecond the reader
+    // made epoch times relative to.
+    void clockOrigin()
+    {
+        auto based = loadText(R"({"schemaVersion": 1, "baseTimeNanoseconds": 1700000000000000000,
+            "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1,
+                             "ts": 5.5, "dur": 1}]})");
+        QVERIFY(based);
+        QCOMPARE(based->info.run.clockOriginNs, int64_t(1700000000000000000));
+        auto epoch = loadText(R"({"schemaVersion": 1, "traceEvents": [
+            {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1,
+             "ts": 1623143089861234.5, "dur": 1}]})");
+        QVERIFY(epoch);
+        QCOMPARE(epoch->info.run.clockOriginNs, int64_t(1623143089861234) * 1000);
+        QCOMPARE(epoch->begin, TimePs(500000));
+    }
+
     void plainChromeJsonIsNotPytorch()
     {
         // No schemaVersion / deviceProperties: Kineto-like categories alone do not make a

@@ -102,6 +102,7 @@ std::shared_ptr<Trace> makeTrace(int bulk = 0)
     trace->kinds[opKind].role = SliceRole::CpuOp;
     RunMetadata &run = trace->info.run;
     run.framework = "pytorch";
+    run.clockOriginNs = 1717171717123456789;
     GpuDeviceInfo gpu0;
     gpu0.id = 0;
     gpu0.name = "NVIDIA H100 80GB HBM3";
@@ -197,6 +198,7 @@ void compareTraces(const Trace &a, const Trace &b, bool sameLoadTime = true)
         QCOMPARE(b.info.loadSeconds, a.info.loadSeconds);
     const RunMetadata &ra = a.info.run, &rb = b.info.run;
     QCOMPARE(rb.framework, ra.framework);
+    QCOMPARE(rb.clockOriginNs, ra.clockOriginNs);
     QCOMPARE(rb.devices.size(), ra.devices.size());
     for (size_t i = 0; i < ra.devices.size(); ++i) {
         QCOMPARE(rb.devices[i].id, ra.devices[i].id);

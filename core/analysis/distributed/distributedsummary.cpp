@@ -1,6 +1,5 @@
 #include "core/analysis/distributed/distributedsummary.h"
 
-#include "core/analysis/distributed/rankorigin.h"
 #include "core/io/traceloader.h"
 
 #include <algorithm>
@@ -32,15 +31,8 @@ Result<RankSummary> summarizeFile(const std::string &file, size_t order, LoadCon
         return loaded.error();
     const Trace &trace = *loaded.value();
     RankSummary summary = summarizeRank(trace, file, int64_t(order));
-    if (trace.info.format == "chrome-json") {
-        Result<int64_t> origin = chromeJsonOriginNs(file);
-        if (origin)
-            summary.originNs = origin.value();
-        else
-            summary.warnings.push_back(origin.message());
-    } else {
-        summary.originNs = trace.originPs / 1000;
-    }
+    summary.originNs = trace.info.format == "chrome-json" ? trace.info.run.clockOriginNs
+                                                          : trace.originPs / 1000;
     return summary; // the store is released here, before the next rank loads
 }
 

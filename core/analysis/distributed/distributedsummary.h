@@ -10,8 +10,8 @@
 //
 // Matching (as torch-tb-profiler pairs collectives: by order, not by time, §2.9/§2.12): the k-th
 // collective with the same name (kernel name without arguments) on every rank is one collective.
-// Times are put on one clock by each file's origin (rankorigin.h; no skew correction). Per
-// collective: start spread = max start - min start over its ranks, end spread likewise, the last
+// Times are put on one clock by each file's origin (RunMetadata::clockOriginNs; no skew
+// correction). Per collective: start spread = max start - min start over its ranks, end spread likewise, the last
 // rank = the latest start (lowest rank on ties), waiting caused = sum over its other ranks of
 // (last start - their start). Stragglers = every rank by the waiting it caused, most first
 // (ties by rank). Collectives are ordered by their earliest start; `index` is that position.

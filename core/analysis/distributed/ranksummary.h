@@ -21,7 +21,7 @@
 //   else the caller's fallback; a guess is flagged (rankGuessed) and warned about.
 //
 // Times are picoseconds on the trace's own clock; `originNs` places that clock's 0 on the
-// writer's absolute clock (rankorigin.h), for comparing ranks. Plain value.
+// writer's absolute clock (RunMetadata::clockOriginNs), for comparing ranks. Plain value.
 
 #include "core/model/trace.h"
 

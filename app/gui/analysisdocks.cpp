@@ -11,6 +11,8 @@
 #include "views/panels/opstats/frameworkopstatspanel.h"
 #include "views/panels/overview/overviewpanel.h"
 #include "views/panels/podviewer/podviewerpanel.h"
+#include "views/panels/pytorch/frameworkpages.h"
+#include "views/panels/pytorch/pytorchoplinks.h"
 #include "views/panels/tfdata/tfdatapanel.h"
 #include "views/timeline/timelinewidget.h"
 
@@ -25,7 +27,14 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     : QObject(window)
     , m_window(window)
     , m_timeline(timeline)
+    , m_pytorchOps(new views::PyTorchOpLinker(this))
 {
+    connect(m_pytorchOps, &views::PyTorchOpLinker::found, this,
+            [this](const views::TimelineState::Highlights &found) {
+                m_timeline->state()->setHighlights(found);
+                if (!found.empty())
+                    m_timeline->centreOn(found.refs->front());
+            });
     addPanel<views::OverviewPanel>(QStringLiteral("OverviewDock"), tr("Overview"));
     addPanel<views::InputPipelinePanel>(QStringLiteral("InputPipelineDock"),
                                         tr("Input Pipeline"));
@@ -80,6 +89,7 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
 
 void AnalysisDocks::setTrace(core::TracePtr trace)
 {
+    m_pytorchOps->cancel();
     m_cache = trace ? std::make_shared<core::analysis::AnalysisCache>(std::move(trace)) : nullptr;
     // A legacy per-tool run has no events to analyse: its recorded tool outputs are the results.
     // Seeded before any panel asks, so the panels never compute over the empty trace.
@@ -122,6 +132,12 @@ void AnalysisDocks::showOp(const QString &name)
 {
     if (name.isEmpty())
         return;
+    // A PyTorch operator launches its kernels through runtime calls, so no name search finds
+    // them: the operator tree links them (also a worker's job).
+    if (views::isPyTorchTrace(m_cache)) {
+        m_pytorchOps->show(m_cache, name, views::TimelineWidget::kMaxOpOccurrences);
+        return;
+    }
     // A framework op on a device often appears on the events only through the HLO ops it was
     // compiled into (its name lives in the HLO metadata): look those up in the device op
     // metrics when they are already computed (never compute them on the GUI thread).

@@ -22,6 +22,7 @@ class QMenu;
 class QWidget;
 
 namespace tracedesk::views {
+class PyTorchOpLinker;
 class TimelineWidget;
 }
 
@@ -68,6 +69,8 @@ private:
     void deliver(PanelSlot &slot);
 
     std::vector<PanelSlot> m_panels;
+    // Finds a PyTorch operator's CPU slices and the GPU work it launched, off the GUI thread.
+    views::PyTorchOpLinker *m_pytorchOps = nullptr;
 };
 
 } // namespace tracedesk::app

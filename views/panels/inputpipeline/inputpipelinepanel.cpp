@@ -3,6 +3,7 @@
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/overviewpanel.h"
 #include "views/panels/overview/steptimechart.h"
+#include "views/panels/pytorch/frameworkpages.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +18,15 @@ using namespace core::analysis;
 
 InputPipelinePanel::InputPipelinePanel(QWidget *parent) : QWidget(parent)
 {
-    auto *outer = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new NotApplicableView(
+        tr("Input Pipeline analyses the input ops of an XProf profile; this PyTorch "
+           "profile has none — see Overview for the DataLoader share of each step."),
+        this);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *outer = new QVBoxLayout(classic);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -91,6 +100,7 @@ InputPipelinePanel::~InputPipelinePanel() = default;
 
 void InputPipelinePanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_job.stop();
     m_cache = std::move(cache);
     m_result.reset();

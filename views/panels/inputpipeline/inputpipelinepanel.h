@@ -17,6 +17,8 @@ class QTableView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class NotApplicableView;
 class AnalysisTableModel;
 class StepTimeChart;
 
@@ -40,6 +42,9 @@ public:
     QTableView *opsView() const { return m_table; }
     StepTimeChart *stepChart() const { return m_chart; }
 
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    NotApplicableView *pytorchView() const { return m_pytorch; }
+
 signals:
     void opActivated(const QString &name);
     void timeActivated(core::TimePs t);
@@ -60,6 +65,8 @@ private:
     AnalysisTableModel *m_ops = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QTableView *m_table = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    NotApplicableView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

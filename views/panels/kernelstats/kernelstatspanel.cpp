@@ -4,6 +4,8 @@
 #include "views/panels/common/rowtable.h"
 #include "views/panels/kernelstats/kernelstatsmodel.h"
 #include "views/panels/opstats/tablecsv.h"
+#include "views/panels/pytorch/frameworkpages.h"
+#include "views/panels/pytorch/pytorchkernelview.h"
 #include "views/timeline/timelinestate.h"
 
 #include <QCheckBox>
@@ -55,7 +57,14 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_selectionOnly);
     bar->addWidget(m_export);
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new PyTorchKernelView(this);
+    connect(m_pytorch, &PyTorchKernelView::opActivated, this, &KernelStatsPanel::opActivated);
+    connect(m_pytorch, &PyTorchKernelView::computed, this, &KernelStatsPanel::computed);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addLayout(bar);
     layout->addWidget(m_status);
     layout->addWidget(m_stack, 1);
@@ -76,6 +85,7 @@ KernelStatsPanel::~KernelStatsPanel() = default;
 
 void KernelStatsPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

@@ -21,6 +21,8 @@ class QTableView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class PyTorchKernelView;
 class KernelStatsModel;
 class TimelineState;
 
@@ -41,6 +43,9 @@ public:
     QString statusText() const;
     bool isComputing() const { return m_computing; }
     bool showsEmptyMessage() const;
+
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    PyTorchKernelView *pytorchView() const { return m_pytorch; }
 
 signals:
     void opActivated(const QString &name);
@@ -63,6 +68,8 @@ private:
     QTableView *m_table = nullptr;
     KernelStatsModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    PyTorchKernelView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

@@ -4,6 +4,8 @@
 #include "views/panels/common/rowtable.h"
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
 #include "views/panels/opstats/tablecsv.h"
+#include "views/panels/pytorch/frameworkpages.h"
+#include "views/panels/pytorch/pytorchmemoryview.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -125,7 +127,14 @@ MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
     m_stack->addWidget(content);
     m_stack->addWidget(m_empty);
 
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new PyTorchMemoryView(this);
+    connect(m_pytorch, &PyTorchMemoryView::timeActivated, this, &MemoryProfilePanel::timeActivated);
+    connect(m_pytorch, &PyTorchMemoryView::computed, this, &MemoryProfilePanel::computed);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addLayout(top);
     layout->addWidget(m_stack, 1);
 
@@ -147,6 +156,7 @@ MemoryProfilePanel::~MemoryProfilePanel() = default;
 
 void MemoryProfilePanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

@@ -26,6 +26,8 @@ class QTableView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class PyTorchMemoryView;
 class MemoryBreakdownModel;
 class TimelineState;
 
@@ -55,6 +57,9 @@ public:
     // The snapshot nearest to `ms` (trace time in milliseconds) on the chart, as hover shows it.
     void hoverAt(double ms);
     void clickAt(double ms);
+
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    PyTorchMemoryView *pytorchView() const { return m_pytorch; }
 
 signals:
     void timeActivated(core::TimePs t);
@@ -88,6 +93,8 @@ private:
     QTableView *m_table = nullptr;
     MemoryBreakdownModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    PyTorchMemoryView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

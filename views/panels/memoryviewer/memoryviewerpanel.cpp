@@ -1,5 +1,7 @@
 #include "views/panels/memoryviewer/memoryviewerpanel.h"
 
+#include "views/panels/pytorch/frameworkpages.h"
+
 #include <QBarSet>
 #include <QBarCategoryAxis>
 #include <QChart>
@@ -102,7 +104,15 @@ MemoryViewerPanel::MemoryViewerPanel(QWidget *parent) : QWidget(parent)
     m_stack->addWidget(content);
     m_stack->addWidget(m_empty);
 
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new NotApplicableView(
+        tr("Memory Viewer shows the buffers of a compiled XLA program; this PyTorch "
+           "profile has none — see Memory Profile for its allocations."),
+        this);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addLayout(top);
     layout->addWidget(m_stack, 1);
 
@@ -118,6 +128,7 @@ MemoryViewerPanel::~MemoryViewerPanel() = default;
 
 void MemoryViewerPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

@@ -24,6 +24,8 @@ class QStackedWidget;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class NotApplicableView;
 class TimelineState;
 
 class MemoryViewerPanel : public QWidget
@@ -54,6 +56,9 @@ public:
     int lifetimePointCount() const;
     qreal lifetimePenWidth() const;
 
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    NotApplicableView *pytorchView() const { return m_pytorch; }
+
 signals:
     void computed();
 
@@ -81,6 +86,8 @@ private:
     QChart *m_byOrder = nullptr;
     QChart *m_bySize = nullptr;
     QLineSeries *m_lifetime = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    NotApplicableView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

@@ -2,6 +2,7 @@
 
 #include "views/panels/common/panellinks.h"
 #include "views/panels/opprofile/opprofilemodel.h"
+#include "views/panels/pytorch/frameworkpages.h"
 #include "views/timeline/timelinestate.h"
 
 #include "core/model/timeformat.h"
@@ -75,7 +76,15 @@ OpProfilePanel::OpProfilePanel(QWidget *parent) : QWidget(parent)
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new NotApplicableView(
+        tr("Op Profile shows XLA/HLO ops; this PyTorch profile has none — see Framework Op "
+           "Stats for its operators and Kernel Stats for its GPU kernels."),
+        this);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addLayout(bar);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
@@ -107,6 +116,7 @@ OpProfilePanel::~OpProfilePanel() = default;
 
 void OpProfilePanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

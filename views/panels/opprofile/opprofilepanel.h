@@ -23,6 +23,8 @@ class QTreeView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class NotApplicableView;
 class OpProfileModel;
 class TimelineState;
 
@@ -44,6 +46,9 @@ public:
     QString detailsText() const;
     bool isComputing() const { return m_computing; }
     void setGrouping(core::analysis::OpProfileGrouping grouping);
+
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    NotApplicableView *pytorchView() const { return m_pytorch; }
 
 signals:
     void opActivated(const QString &name);
@@ -69,6 +74,8 @@ private:
     QTextBrowser *m_details = nullptr;
     OpProfileModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    NotApplicableView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

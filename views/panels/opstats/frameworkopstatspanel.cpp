@@ -5,6 +5,8 @@
 #include "views/panels/opstats/frameworkopstatsmodel.h"
 #include "views/panels/opstats/piechartview.h"
 #include "views/panels/opstats/tablecsv.h"
+#include "views/panels/pytorch/frameworkpages.h"
+#include "views/panels/pytorch/pytorchoperatorview.h"
 #include "views/timeline/timelinestate.h"
 
 #include <QCheckBox>
@@ -71,7 +73,15 @@ FrameworkOpStatsPanel::FrameworkOpStatsPanel(QWidget *parent) : QWidget(parent)
     split->addWidget(charts);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new PyTorchOperatorView(this);
+    connect(m_pytorch, &PyTorchOperatorView::opActivated, this,
+            &FrameworkOpStatsPanel::opActivated);
+    connect(m_pytorch, &PyTorchOperatorView::computed, this, &FrameworkOpStatsPanel::computed);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addLayout(bar);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
@@ -92,6 +102,7 @@ FrameworkOpStatsPanel::~FrameworkOpStatsPanel() = default;
 
 void FrameworkOpStatsPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

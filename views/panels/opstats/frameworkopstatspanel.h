@@ -21,6 +21,8 @@ class QTableView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class PyTorchOperatorView;
 class FrameworkOpStatsModel;
 class PieChartView;
 class TimelineState;
@@ -43,6 +45,9 @@ public:
     QString statusText() const;
     bool isComputing() const { return m_computing; }
     QList<PieChartView *> charts() const;
+
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    PyTorchOperatorView *pytorchView() const { return m_pytorch; }
 
 signals:
     void opActivated(const QString &name);
@@ -71,6 +76,8 @@ private:
     PieChartView *m_deviceByOp = nullptr;
     PieChartView *m_hostByType = nullptr;
     PieChartView *m_hostByOp = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    PyTorchOperatorView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

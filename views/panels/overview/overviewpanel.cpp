@@ -2,6 +2,8 @@
 
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/steptimechart.h"
+#include "views/panels/pytorch/frameworkpages.h"
+#include "views/panels/pytorch/pytorchoverviewview.h"
 
 #include <QGroupBox>
 #include <QHeaderView>
@@ -79,7 +81,14 @@ void fillStepChart(StepTimeChart *chart, const InputPipelineAnalysis &a, const Q
 
 OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *outer = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new PyTorchOverviewView(this);
+    connect(m_pytorch, &PyTorchOverviewView::timeActivated, this, &OverviewPanel::timeActivated);
+    connect(m_pytorch, &PyTorchOverviewView::computed, this, &OverviewPanel::computed);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *outer = new QVBoxLayout(classic);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -145,6 +154,7 @@ OverviewPanel::~OverviewPanel() = default;
 
 void OverviewPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_job.stop();
     m_cache = std::move(cache);
     m_page.reset();

@@ -17,6 +17,8 @@ class QTableView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class PyTorchOverviewView;
 class AnalysisTableModel;
 class StepTimeChart;
 
@@ -43,6 +45,9 @@ public:
     StepTimeChart *stepChart() const { return m_chart; }
     std::shared_ptr<const core::analysis::OverviewPage> page() const { return m_page; }
 
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    PyTorchOverviewView *pytorchView() const { return m_pytorch; }
+
 signals:
     void opActivated(const QString &name);
     void timeActivated(core::TimePs t);
@@ -64,6 +69,8 @@ private:
     AnalysisTableModel *m_topOps = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QTableView *m_table = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    PyTorchOverviewView *m_pytorch = nullptr;
 };
 
 // The stacked chart data of an input pipeline analysis (GPU/CPU or TPU categories).

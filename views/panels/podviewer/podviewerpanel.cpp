@@ -1,6 +1,7 @@
 #include "views/panels/podviewer/podviewerpanel.h"
 
 #include "views/common/chartownership.h"
+#include "views/panels/pytorch/frameworkpages.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -23,7 +24,15 @@ using namespace core::analysis;
 
 PodViewerPanel::PodViewerPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new NotApplicableView(
+        tr("Pod Viewer compares the TPU workers of a pod; this PyTorch profile has none — "
+           "see Overview for its steps and run environment."),
+        this);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     m_status = new QLabel(tr("No trace loaded."), this);
     m_diagnostics = new QLabel(this);
     m_diagnostics->setWordWrap(true);
@@ -65,6 +74,7 @@ PodViewerPanel::~PodViewerPanel() = default;
 
 void PodViewerPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_job.stop();
     m_cache = std::move(cache);
     m_data.reset();

@@ -20,6 +20,8 @@ class QSlider;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class NotApplicableView;
 class PodViewerPanel : public QWidget
 {
     Q_OBJECT
@@ -48,6 +50,9 @@ public:
     QSlider *stepSlider() const { return m_slider; }
     QChartView *chartView() const { return m_chart; }
 
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    NotApplicableView *pytorchView() const { return m_pytorch; }
+
 signals:
     void hostActivated(const QString &host);
     void computed();
@@ -70,6 +75,8 @@ private:
     QSlider *m_slider = nullptr;
     QChartView *m_chart = nullptr;
     QLabel *m_card = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    NotApplicableView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

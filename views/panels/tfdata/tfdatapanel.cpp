@@ -2,6 +2,7 @@
 
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
+#include "views/panels/pytorch/frameworkpages.h"
 #include "views/panels/tfdata/tfdatagraphmodel.h"
 
 #include <QHeaderView>
@@ -87,7 +88,15 @@ TfDataPanel::TfDataPanel(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 1);
 
-    auto *layout = new QVBoxLayout(this);
+    // PyTorch traces get their own page; the panel's own content is the classic page.
+    auto *classic = new QWidget(this);
+    m_pytorch = new NotApplicableView(
+        tr("tf.data Bottleneck analyses tf.data pipelines; this PyTorch profile has none — "
+           "see Overview for the DataLoader share of each step."),
+        this);
+    m_pages = new FrameworkPages(this, classic, m_pytorch,
+                                 [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    auto *layout = new QVBoxLayout(classic);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -109,6 +118,7 @@ TfDataPanel::~TfDataPanel() = default;
 
 void TfDataPanel::setAnalyses(AnalysisCachePtr cache)
 {
+    cache = m_pages->route(std::move(cache));
     m_cache = std::move(cache);
     recompute();
 }

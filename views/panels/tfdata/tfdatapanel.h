@@ -22,6 +22,8 @@ class QTreeView;
 
 namespace tracedesk::views {
 
+class FrameworkPages;
+class NotApplicableView;
 class TfDataGraphModel;
 
 class TfDataPanel : public QWidget
@@ -48,6 +50,9 @@ public:
     QString recommendationText() const;
     bool isComputing() const { return m_computing; }
 
+    // What the panel shows for PyTorch (Kineto) traces instead of its own content.
+    NotApplicableView *pytorchView() const { return m_pytorch; }
+
 signals:
     void opActivated(const QString &name);
     void computed();
@@ -70,6 +75,8 @@ private:
     QTreeView *m_tree = nullptr;
     TfDataGraphModel *m_graph = nullptr;
     QTextBrowser *m_recommendation = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    NotApplicableView *m_pytorch = nullptr;
 };
 
 } // namespace tracedesk::views

@@ -1,0 +1,120 @@
+#include "views/panels/pytorch/pytorchkernelview.h"
+
+#include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
+#include "views/panels/opstats/tablecsv.h"
+#include "views/panels/pytorch/headerwidths.h"
+#include "views/panels/pytorch/pytorchkernelmodel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tracedesk::views {
+
+using namespace core::analysis;
+using namespace core::analysis::pytorch;
+
+PyTorchKernelView::PyTorchKernelView(QWidget *parent) : QWidget(parent)
+{
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by kernel or operator name"));
+    m_filter->setClearButtonEnabled(true);
+    m_export = new QPushButton(tr("Export CSV..."), this);
+    m_status = new QLabel(tr("No profile"), this);
+    m_status->setWordWrap(true);
+
+    m_model = new PyTorchKernelModel(this);
+    m_proxy = makeTableProxy(m_model, PyTorchKernelModel::kSortRole, -1, this);
+    m_table = makeRowTable(m_proxy, this);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setDefaultSectionSize(95);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    m_empty = new QLabel(tr("This PyTorch profile has no GPU kernels."), this);
+    m_empty->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_table);
+    m_stack->addWidget(m_empty);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_export);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_export, &QPushButton::clicked, this,
+            [this] { exportTableCsv(this, *m_proxy, QStringLiteral("pytorch_kernels.csv")); });
+    onRowActivated(m_table, this, [this](const QModelIndex &index) {
+        const QString name = index.data(PyTorchKernelModel::kKernelNameRole).toString();
+        if (!name.isEmpty())
+            emit opActivated(name);
+    });
+}
+
+PyTorchKernelView::~PyTorchKernelView() = default;
+
+QString PyTorchKernelView::statusText() const { return m_status->text(); }
+
+bool PyTorchKernelView::showsEmptyMessage() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void PyTorchKernelView::setAnalyses(AnalysisCachePtr cache)
+{
+    m_job.stop();
+    m_cache = std::move(cache);
+    m_model->setView(nullptr);
+    m_stack->setCurrentWidget(m_table);
+    m_export->setEnabled(false);
+    if (!m_cache) {
+        m_computing = false;
+        m_status->setText(tr("No profile"));
+        return;
+    }
+    m_computing = true;
+    m_status->setText(tr("Computing the kernel view..."));
+    AnalysisCachePtr c = m_cache;
+    m_job.run<std::shared_ptr<const KernelView>>(
+        this, [c] { return kernelView(*c); },
+        [this](std::shared_ptr<const KernelView> view) {
+            m_computing = false;
+            const KernelView &v = *view;
+            m_model->setView(view);
+            const bool empty = v.byName.empty();
+            m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_table);
+            m_export->setEnabled(!empty);
+            if (empty) {
+                m_status->clear();
+            } else {
+                m_table->sortByColumn(m_model->columnOf(PyTorchKernelModel::TotalUs),
+                                      Qt::DescendingOrder);
+                fitColumnsToHeaders(m_table, 90);
+                m_table->setColumnWidth(0, 420);
+                m_status->setText(
+                    tr("%1 kernel launches of %2 kernels, %3 ms in total; %4 % of kernel time on "
+                       "Tensor Cores")
+                        .arg(v.kernelCount)
+                        .arg(v.byName.size())
+                        .arg(v.totalKernelUs / 1e3, 0, 'f', 3)
+                        .arg(v.totalKernelUs > 0 ? 100.0 * v.tensorCoreKernelUs / v.totalKernelUs
+                                                 : 0.0,
+                             0, 'f', 2));
+            }
+            emit computed();
+        });
+}
+
+} // namespace tracedesk::views

@@ -1,0 +1,308 @@
+#include "views/panels/pytorch/pytorchoverviewview.h"
+
+#include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
+#include "views/panels/overview/overviewpanel.h"
+#include "views/panels/overview/steptimechart.h"
+#include "views/panels/pytorch/pytorchstepmodel.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStackedBarSeries>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tracedesk::views {
+
+using namespace core::analysis;
+using namespace core::analysis::pytorch;
+
+namespace {
+
+QLabel *textLabel(QWidget *parent)
+{
+    auto *l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    l->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    return l;
+}
+
+QString notAvailable() { return QObject::tr("not available"); }
+
+QString percentOr(const std::optional<double> &fraction)
+{
+    return fraction ? QString::number(100.0 * *fraction, 'f', 2) + QStringLiteral(" %")
+                    : notAvailable();
+}
+
+// One colour per category whatever else the chart shows, so Kernel looks the same in every
+// profile (the chart drops empty categories, which would shift theme colours).
+void colourByCategory(StepTimeChart *chart)
+{
+    static const QColor kColours[kBreakdownCategoryCount] = {
+        QColor(0x42, 0x85, 0xf4), QColor(0x7e, 0x57, 0xc2), QColor(0x26, 0xa6, 0x9a),
+        QColor(0xef, 0x6c, 0x00), QColor(0xfb, 0xc0, 0x2d), QColor(0xe5, 0x39, 0x35),
+        QColor(0x66, 0xbb, 0x6a), QColor(0xbd, 0xbd, 0xbd)};
+    for (QAbstractSeries *series : chart->chart()->series()) {
+        auto *bars = qobject_cast<QStackedBarSeries *>(series);
+        if (!bars)
+            continue;
+        for (QBarSet *set : bars->barSets()) {
+            for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+                if (set->label() == QString::fromUtf8(breakdownCategoryName(BreakdownCategory(c))))
+                    set->setColor(kColours[c]);
+            }
+        }
+    }
+}
+
+QString escaped(const std::string &s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString cell(const QString &text, bool right = false)
+{
+    return QStringLiteral("<td nowrap style='padding:1px 12px 1px 0'%1>%2</td>")
+        .arg(right ? QStringLiteral(" align=right") : QString(), text);
+}
+
+} // namespace
+
+PyTorchOverviewView::PyTorchOverviewView(QWidget *parent) : QWidget(parent)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    outer->addWidget(scroll);
+    auto *body = new QWidget(scroll);
+    scroll->setWidget(body);
+    auto *layout = new QVBoxLayout(body);
+
+    m_status = new QLabel(tr("No trace loaded."), body);
+    layout->addWidget(m_status);
+    auto *row = new QHBoxLayout;
+    m_summary = textLabel(body);
+    m_environment = textLabel(body);
+    row->addWidget(makeCard(tr("Performance summary"), m_summary, body), 3);
+    row->addWidget(makeCard(tr("Run environment"), m_environment, body), 2);
+    layout->addLayout(row);
+    m_gpus = textLabel(body);
+    layout->addWidget(makeCard(tr("GPU summary"), m_gpus, body));
+    m_recommendations = textLabel(body);
+    layout->addWidget(makeCard(tr("Recommendations"), m_recommendations, body));
+    m_chart = new StepTimeChart(body);
+    m_chart->setMinimumHeight(320);
+    layout->addWidget(makeCard(tr("Step-time graph"), m_chart, body));
+
+    m_model = new PyTorchStepModel(this);
+    m_proxy = new PinnedLastProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(PyTorchStepModel::kSortRole);
+    m_table = makeRowTable(m_proxy, body);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(makeCard(tr("Step-time breakdown"), m_table, body));
+    layout->addStretch(1);
+
+    connect(m_chart, &StepTimeChart::stepClicked, this, [this](int step) {
+        if (m_result.overview && step >= 0 && size_t(step) < m_result.overview->steps.size())
+            emit timeActivated(m_result.overview->steps[size_t(step)].start);
+    });
+    auto activate = [this](const QModelIndex &index) {
+        const int row = m_proxy->mapToSource(index).row();
+        if (m_result.overview && row >= 0 && size_t(row) < m_result.overview->steps.size())
+            emit timeActivated(m_result.overview->steps[size_t(row)].start);
+    };
+    onRowActivated(m_table, this, activate);
+}
+
+PyTorchOverviewView::~PyTorchOverviewView() = default;
+
+void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
+{
+    m_job.stop();
+    m_cache = std::move(cache);
+    m_result = {};
+    clear();
+    if (!m_cache) {
+        m_computing = false;
+        m_status->setText(tr("No trace loaded."));
+        return;
+    }
+    m_computing = true;
+    m_status->setText(tr("Computing the PyTorch overview..."));
+    AnalysisCachePtr c = m_cache;
+    m_job.run<Result>(
+        this, [c] { return Result{pytorchOverview(*c), pytorchSteps(*c)}; },
+        [this](Result result) {
+            m_result = std::move(result);
+            m_computing = false;
+            show(m_result);
+            emit computed();
+        });
+}
+
+QString PyTorchOverviewView::statusText() const { return m_status->text(); }
+QString PyTorchOverviewView::summaryText() const { return m_summary->text(); }
+QString PyTorchOverviewView::environmentText() const { return m_environment->text(); }
+QString PyTorchOverviewView::gpuText() const { return m_gpus->text(); }
+QString PyTorchOverviewView::recommendationText() const { return m_recommendations->text(); }
+
+void PyTorchOverviewView::clear()
+{
+    for (QLabel *l : {m_summary, m_environment, m_gpus, m_recommendations})
+        l->clear();
+    m_model->setOverview(nullptr);
+    m_chart->setSteps({}, {}, {}, {});
+}
+
+void PyTorchOverviewView::show(const Result &result)
+{
+    const PyTorchOverview &o = *result.overview;
+    const PyTorchSteps &steps = *result.steps;
+    QString status = tr("PyTorch profile, %n step(s)", nullptr, int(o.steps.size()));
+    if (steps.fromMarkers && steps.trimmedSteps > 0)
+        status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
+                     "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);
+    else if (!steps.fromMarkers && !o.steps.empty())
+        status += tr(" (no ProfilerStep markers: one step spans the CPU operators)");
+    m_status->setText(status + QLatin1Char('.'));
+
+    // Summary: the average step and its breakdown.
+    QString s;
+    if (o.steps.empty()) {
+        s = tr("No steps and no CPU operators, so no step time.");
+    } else {
+        s = tr("Average step time: <b>%1 ms</b> over %n step(s)", nullptr, int(o.steps.size()))
+                .arg(o.average.total / 1e9, 0, 'f', 3);
+        s += QStringLiteral("<table>");
+        for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+            const auto category = BreakdownCategory(c);
+            if (!o.categoryPresent(category))
+                continue;
+            const double ms = o.average[category] / 1e9;
+            const double pct =
+                o.average.total > 0 ? 100.0 * o.average[category] / o.average.total : 0;
+            s += QStringLiteral("<tr>") + cell(QString::fromUtf8(breakdownCategoryName(category)))
+                 + cell(QString::number(ms, 'f', 3) + QStringLiteral(" ms"), true)
+                 + cell(QString::number(pct, 'f', 2) + QStringLiteral(" %"), true)
+                 + QStringLiteral("</tr>");
+        }
+        s += QStringLiteral("</table>");
+    }
+    m_summary->setText(s);
+    m_environment->setText(environment(o));
+
+    // GPU summary, one row per device that ran kernels.
+    if (o.gpus.empty()) {
+        m_gpus->setText(tr("No GPU kernels in this profile, so no GPU metrics."));
+    } else {
+        QString g = QStringLiteral("<table><tr>");
+        for (const QString &h :
+             {tr("GPU"), tr("Name"), tr("Memory"), tr("Compute capability"), tr("GPU utilization"),
+              tr("Est. SM efficiency"), tr("Est. achieved occupancy"),
+              tr("Kernel time using Tensor Cores")})
+            g += cell(QStringLiteral("<b>%1</b>").arg(h));
+        g += QStringLiteral("</tr>");
+        for (const PyTorchGpuMetrics &m : o.gpus) {
+            g += QStringLiteral("<tr>") + cell(QString::number(m.device)) +
+                 cell(m.name.empty() ? notAvailable() : escaped(m.name)) +
+                 cell(m.memoryBytes == 0
+                          ? notAvailable()
+                          : QString::number(m.memoryGb, 'f', 2) + QStringLiteral(" GB")) +
+                 cell(m.computeCapability.empty() ? notAvailable() : escaped(m.computeCapability)) +
+                 cell(percentOr(m.utilization), true) + cell(percentOr(m.smEfficiency), true) +
+                 cell(m.achievedOccupancy
+                          ? QString::number(*m.achievedOccupancy, 'f', 2) + QStringLiteral(" %")
+                          : notAvailable(),
+                      true) +
+                 cell(percentOr(m.tensorCoreRatio), true) + QStringLiteral("</tr>");
+        }
+        g += QStringLiteral("</table>");
+        if (o.allEnd > o.allStart)
+            g += tr("<small>Utilization, SM efficiency and occupancy are measured over all steps, "
+                    "%1 ms to %2 ms.</small>")
+                     .arg(o.allStart / 1e9, 0, 'f', 3).arg(o.allEnd / 1e9, 0, 'f', 3);
+        m_gpus->setText(g);
+    }
+
+    QStringList r;
+    for (const PyTorchRecommendation &rec : o.recommendations)
+        r << QStringLiteral("&bull; ") + escaped(rec.text);
+    m_recommendations->setText(r.isEmpty() ? tr("None: no check found a problem in this profile.")
+                                           : r.join(QStringLiteral("<br>")));
+
+    // Chart and table.
+    QStringList labels, categories;
+    std::vector<std::vector<double>> values;
+    for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+        if (!o.categoryPresent(BreakdownCategory(c)))
+            continue;
+        categories << QString::fromUtf8(breakdownCategoryName(BreakdownCategory(c)));
+        values.emplace_back();
+        for (const StepBreakdown &step : o.steps)
+            values.back().push_back(double(step[BreakdownCategory(c)]) / 1e9);
+    }
+    for (const StepBreakdown &step : o.steps)
+        labels << QString::fromStdString(step.name);
+    m_chart->setSteps(tr("Step time by category (ms)"), labels, categories, values);
+    colourByCategory(m_chart);
+    m_model->setOverview(result.overview);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);   // steps in time order, average last
+    const int rows = m_model->rowCount();
+    const int rowHeight = m_table->verticalHeader()->defaultSectionSize();
+    // Every row in view (up to 14) above the horizontal scroll bar wide tables get.
+    m_table->setFixedHeight(std::min(rows, 14) * rowHeight
+                              + m_table->horizontalHeader()->sizeHint().height()
+                              + m_table->horizontalScrollBar()->sizeHint().height()
+                              + 2 * m_table->frameWidth() + 4);
+}
+
+QString PyTorchOverviewView::environment(const PyTorchOverview &o) const
+{
+    const core::RunMetadata &run = m_cache->trace().info.run;
+    QString e = tr("Framework: PyTorch (Kineto trace)<br>Device type: %1")
+                    .arg(o.deviceType == PyTorchDeviceType::Gpu ? tr("GPU") : tr("CPU"));
+    if (run.devices.empty()) {
+        e += tr("<br>GPUs: none listed in the trace");
+    } else {
+        e += tr("<br>GPUs listed in the trace: %1").arg(run.devices.size());
+        for (const core::GpuDeviceInfo &d : run.devices) {
+            QStringList facts;
+            if (d.totalGlobalMemBytes > 0)
+                facts << QStringLiteral("%1 GB").arg(
+                    double(d.totalGlobalMemBytes) / double(1ull << 30), 0, 'f', 2);
+            if (d.hasComputeCapability())
+                facts << tr("compute %1.%2").arg(d.computeMajor).arg(d.computeMinor);
+            if (d.numSms > 0)
+                facts << tr("%1 SMs").arg(d.numSms);
+            e += QStringLiteral("<br>&nbsp;&nbsp;GPU %1: %2%3")
+                     .arg(d.id)
+                     .arg(d.name.empty() ? tr("(unnamed)") : escaped(d.name))
+                     .arg(facts.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" (%1)").arg(facts.join(QStringLiteral(", "))));
+        }
+    }
+    if (run.distributed.present) {
+        e += tr("<br>Distributed: rank %1 of world size %2")
+                 .arg(run.distributed.rank < 0 ? notAvailable()
+                                               : QString::number(run.distributed.rank))
+                 .arg(run.distributed.worldSize > 0 ? QString::number(run.distributed.worldSize)
+                                                    : notAvailable());
+        if (!run.distributed.backend.empty())
+            e += tr(", backend %1").arg(escaped(run.distributed.backend));
+    }
+    if (o.usesDistributedDataParallel)
+        e += tr("<br>Parallelism: DistributedDataParallel");
+    else if (o.usesDataParallel)
+        e += tr("<br>Parallelism: DataParallel");
+    return e;
+}
+
+} // namespace tracedesk::views

@@ -83,8 +83,10 @@ private slots:
             writer.setProcessEnvironment(env);
             writer.start(QCoreApplication::applicationFilePath(), {});
             QVERIFY2(writer.waitForStarted(), qPrintable(writer.errorString()));
-            // Let it finish at least one generation, then kill it a random moment later.
-            QVERIFY(writer.waitForReadyRead(20000));
+            // Let it finish at least one generation, then kill it a random moment later. Each
+            // generation fsyncs a file: on a busy disk (or under a sanitizer) the first one can
+            // take many seconds, so the wait is generous; it returns as soon as it is done.
+            QVERIFY2(writer.waitForReadyRead(180000), "the writer synced no generation in 3 min");
             QThread::msleep(QRandomGenerator::global()->bounded(1, 40));
             ::kill(pid_t(writer.processId()), SIGKILL);
             QVERIFY(writer.waitForFinished(10000));

@@ -276,16 +276,26 @@ int64_t ChromeJsonAssembler::sideValue(SideColumn column, const ChromeArg &a)
     }
     double d = 0;
     switch (a.type) {
-    case ArgType::Int: return kineto::isMillionths(column) ? a.i * 1000000 : a.i;
+    case ArgType::Int:
+        if (!kineto::isMillionths(column))
+            return a.i;
+        d = double(a.i);
+        break;
     case ArgType::UInt:
-        if (a.u > uint64_t(INT64_MAX) / 1000000)
-            return kNoValue;
-        return kineto::isMillionths(column) ? int64_t(a.u) * 1000000 : int64_t(a.u);
+        if (!kineto::isMillionths(column))
+            return a.u > uint64_t(INT64_MAX) ? kNoValue : int64_t(a.u);
+        d = double(a.u);
+        break;
     case ArgType::Double: d = a.d; break;
     default: return kNoValue;   // "inf", "N/A": unknown
     }
-    if (kineto::isMillionths(column))
+    if (kineto::isMillionths(column)) {
+        // Per-SM counts: anything past a billion is not a measurement (and sums must not
+        // overflow), so it reads as unknown.
+        if (!(d >= 0 && d <= 1e9))
+            return kNoValue;
         d *= 1e6;
+    }
     if (!(d > -9.0e18 && d < 9.0e18))
         return kNoValue;
     return int64_t(kineto::isMillionths(column) ? std::llround(d) : int64_t(d));

@@ -187,17 +187,17 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
     const TimePs S = out.allStart;
     const TimePs E = out.allEnd;
     std::map<int64_t, std::vector<uint32_t>> kernelsByDevice;
-    TimePs tcAll = 0;
-    TimePs kernelAll = 0;
+    double tcAll = 0;      // sums of many durations: double, never an overflow
+    double kernelAll = 0;
     for (uint32_t a = 0; a < index.activities.size(); ++a) {
         const KinetoActivity &act = index.activities[a];
         if (act.role != SliceRole::Kernel)
             continue;
         kernelsByDevice[act.device].push_back(a);
-        kernelAll += act.end - act.start;
-        tcAll += usesTensorCores(trace.name(act.ref)) ? act.end - act.start : 0;
+        kernelAll += double(act.end - act.start);
+        tcAll += usesTensorCores(trace.name(act.ref)) ? double(act.end - act.start) : 0.0;
     }
-    out.tensorCoreUsedRatio = kernelAll > 0 ? double(tcAll) / double(kernelAll) : 0.0;
+    out.tensorCoreUsedRatio = kernelAll > 0 ? tcAll / kernelAll : 0.0;
 
     bool anyOperatorKernel = false;
     for (auto &[device, kernels] : kernelsByDevice) {
@@ -215,7 +215,7 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
         }
         if (E > S) {
             IntervalList busy;
-            TimePs occWeight = 0;
+            double occWeight = 0;
             double occSum = 0;
             for (uint32_t k : kernels) {
                 const KinetoActivity &act = index.activities[k];
@@ -223,7 +223,7 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
                 const int64_t occ = trace.side(act.ref, SideColumn::Occupancy);
                 const TimePs clipped = std::min(act.end, E) - std::max(act.start, S);
                 if (occ != kNoValue && occ >= 0 && clipped > 0) {
-                    occWeight += clipped;
+                    occWeight += double(clipped);
                     occSum += double(occ) * double(clipped);
                 }
             }
@@ -231,7 +231,7 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
                 double(overlapLength(mergeIntervals(std::move(busy)), {S, E})) / double(E - S);
             g.smEfficiency = smEfficiency(trace, index, kernels, S, E);
             if (occWeight > 0)
-                g.achievedOccupancy = occSum / double(occWeight);
+                g.achievedOccupancy = occSum / occWeight;
         }
         TimePs tc = 0;
         TimePs all = 0;

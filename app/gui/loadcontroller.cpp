@@ -14,7 +14,15 @@ LoadController::LoadController(QObject *parent)
     : QObject(parent)
     , m_loader([](const std::string &path, core::LoadControl *control,
                   const core::LoadOptions &options) -> core::Result<LoadedTrace> {
-        auto source = core::resolveSource(path, options.runName);
+        // Several dropped files come as one newline-separated string (startFiles()).
+        std::vector<std::string> paths;
+        for (size_t from = 0, at; from <= path.size(); from = at + 1) {
+            at = std::min(path.find('\n', from), path.size());
+            if (at > from)
+                paths.push_back(path.substr(from, at - from));
+        }
+        auto source = paths.size() > 1 ? core::resolveSources(paths, options.runName)
+                                       : core::resolveSource(path, options.runName);
         if (!source)
             return source.error();
         auto trace = core::loadResolved(source.value(), control, options);

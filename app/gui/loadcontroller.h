@@ -15,6 +15,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <functional>
@@ -48,6 +49,9 @@ public:
     const core::LoadOptions &options() const { return m_options; }
 
     void start(const QString &path);
+    // Several files opened together as one run (PyTorch ranks, XSpace hosts): the loader gets
+    // them as one newline-separated path.
+    void startFiles(const QStringList &paths) { start(paths.join(QLatin1Char('\n'))); }
     void cancel();
 
     bool isLoading() const { return m_current != nullptr; }

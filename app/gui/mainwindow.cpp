@@ -60,6 +60,19 @@ QString firstLocalPath(const QMimeData *mime)
     return {};
 }
 
+// The dragged local files when there are several (a run of rank traces or hosts), else empty.
+QStringList severalLocalFiles(const QMimeData *mime)
+{
+    QStringList files;
+    if (!mime || !mime->hasUrls())
+        return files;
+    for (const QUrl &url : mime->urls()) {
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isFile())
+            files << QDir::cleanPath(QFileInfo(url.toLocalFile()).absoluteFilePath());
+    }
+    return files.size() > 1 ? files : QStringList();
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -376,7 +389,8 @@ void MainWindow::onLoaded(core::TracePtr trace, const QString &displayName, cons
     closeProgress();
     statusBar()->clearMessage();
     showTrace(std::move(trace), displayName);
-    addRecentFile(path);
+    if (!path.contains(QLatin1Char('\n')))   // several dropped files are no one recent entry
+        addRecentFile(path);
     if (!m_screenshotPath.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::takeScreenshot);
 }
@@ -490,8 +504,12 @@ void MainWindow::dropEvent(QDropEvent *event)
     m_dropOverlay->hide();
     if (choice == views::DropChoiceOverlay::Choice::Compare)
         compareWith(path);
-    else if (choice == views::DropChoiceOverlay::Choice::Open)
-        openPath(path);
+    else if (choice == views::DropChoiceOverlay::Choice::Open) {
+        if (const QStringList files = severalLocalFiles(event->mimeData()); !files.isEmpty())
+            m_loads->startFiles(files);
+        else
+            openPath(path);
+    }
 }
 
 } // namespace tracedesk::app

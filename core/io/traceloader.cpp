@@ -1,6 +1,7 @@
 #include "core/io/traceloader.h"
 
 #include "core/io/chromejsonreader.h"
+#include "core/io/rankrunloader.h"
 #include "core/io/storecache.h"
 #include "core/io/xspacereader.h"
 #include "core/legacy/legacytools.h"
@@ -167,6 +168,9 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         auto jsons = filesMatching(dir, isJsonName);
         if (jsons.size() == 1)
             return ResolvedSource{SourceFormat::ChromeJson, jsons, dir.filename().string(), run};
+        // Several PyTorch rank traces: one run, its ranks merged on one clock.
+        if (auto ranks = kinetoTraceFiles(jsons); ranks.size() > 1)
+            return ResolvedSource{SourceFormat::ChromeJson, ranks, dir.filename().string(), run};
         if (jsons.size() > 1)
             return fileError(dir.string(), "holds " + std::to_string(jsons.size())
                                                + " Chrome trace files; open one of them");
@@ -229,10 +233,11 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
             return Result<TracePtr>::cancelled();
     }
 
-    Result<std::shared_ptr<Trace>> loaded = source.format == SourceFormat::XSpace
-                                                ? readXSpaceFiles(source.files, control, options)
-                                                : readChromeJson(source.files.front(), control,
-                                                                 options);
+    Result<std::shared_ptr<Trace>> loaded =
+        source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, options)
+        : source.files.size() > 1             ? readChromeJsonRun(source.files, control, options)
+                                              : readChromeJson(source.files.front(), control,
+                                                               options);
     if (!loaded)
         return loaded.error();
     std::shared_ptr<Trace> trace = std::move(loaded).value();
@@ -242,6 +247,49 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     if (options.useCache && !cacheFile.empty())
         saveCachedTrace(*trace, source.files, options, cacheFile);
     return TracePtr(std::move(trace));
+}
+
+Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,
+                                      const std::string &runName)
+{
+    if (paths.empty())
+        return Error{"no file given", false};
+    if (paths.size() == 1)
+        return resolveSource(paths.front(), runName);
+    std::optional<SourceFormat> format;
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        const fs::file_status status = fs::status(path, ec);
+        if (ec || !fs::exists(status))
+            return fileError(path, "no such file or directory");
+        if (!fs::is_regular_file(status))
+            return fileError(path, "is not a file; give several files, or one folder");
+        auto detected = detectFormat(path);
+        if (!detected)
+            return detected.error();
+        if (format && *format != detected.value())
+            return fileError(path, "mixes XSpace and Chrome JSON files in one run");
+        format = detected.value();
+    }
+    // Named after the folder the files share, else after the first file.
+    const fs::path folder = fs::path(paths.front()).parent_path();
+    const bool oneFolder = std::all_of(paths.begin(), paths.end(), [&](const std::string &p) {
+        return fs::path(p).parent_path() == folder;
+    });
+    std::string name = oneFolder && !folder.filename().empty()
+                           ? folder.filename().string()
+                           : fs::path(paths.front()).filename().string();
+    name += " (" + std::to_string(paths.size()) + " files)";
+    return ResolvedSource{*format, paths, name, {}};
+}
+
+Result<TracePtr> loadTraces(const std::vector<std::string> &paths, LoadControl *control,
+                            const LoadOptions &options)
+{
+    auto source = resolveSources(paths, options.runName);
+    if (!source)
+        return source.error();
+    return loadResolved(source.value(), control, options);
 }
 
 Result<TracePtr> loadTrace(const std::string &path, LoadControl *control, const LoadOptions &options)

@@ -1,8 +1,10 @@
 #pragma once
 
 // TraceLoader: the one entry point for opening a profile. It works out what a path is (an
-// XSpace file, a Chrome JSON file, a run folder of per-host XSpace files, or a logdir of runs),
-// consults the store cache, runs the right reader, and fills in LoadInfo timing.
+// XSpace file, a Chrome JSON file, a run folder of per-host XSpace files, a folder of PyTorch
+// rank traces (core/io/rankrunloader.h), or a logdir of runs), consults the store cache, runs the
+// right reader, and fills in LoadInfo timing. Several files given together are one run: XSpace
+// hosts, or Chrome JSON ranks merged on one clock.
 
 #include "core/base/loadcontrol.h"
 #include "core/base/result.h"
@@ -19,7 +21,9 @@ enum class SourceFormat { XSpace, ChromeJson };
 struct ResolvedSource
 {
     SourceFormat format = SourceFormat::XSpace;
-    std::vector<std::string> files;   // what will be read (one per host for a run folder)
+    // What will be read: one per host for an XSpace run folder, one per rank for a run of
+    // Chrome JSON rank traces (more than one file = merged by readChromeJsonRun).
+    std::vector<std::string> files;
     std::string displayName;          // the run or file name, for titles
     std::string runName;              // set when a logdir was resolved to one of its runs
     // A legacy per-tool run folder (core/legacy): loads as an empty trace; files = {folder}.
@@ -33,8 +37,15 @@ Result<SourceFormat> detectFormat(const std::string &path);
 std::vector<std::string> listRuns(const std::string &dir);
 Result<ResolvedSource> resolveSource(const std::string &path, const std::string &runName = {});
 
+// Several files given together (command line, a drop): one run of XSpace hosts or of Chrome
+// JSON ranks; one path resolves as resolveSource() does.
+Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,
+                                      const std::string &runName = {});
+
 Result<TracePtr> loadTrace(const std::string &path, LoadControl *control = nullptr,
                            const LoadOptions &options = {});
+Result<TracePtr> loadTraces(const std::vector<std::string> &paths, LoadControl *control = nullptr,
+                            const LoadOptions &options = {});
 Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
                               const LoadOptions &options);
 

@@ -1,5 +1,7 @@
 #include "core/analysis/distributed/ranksummary.h"
 
+#include "core/io/rankname.h"
+
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/pytorch/intervals.h"
 #include "core/analysis/pytorch/kinetoindex.h"
@@ -101,20 +103,6 @@ std::string lower(std::string_view text)
 }
 
 } // namespace
-
-std::optional<int64_t> rankFromFileName(std::string_view path)
-{
-    const std::string base = lower(std::filesystem::path(std::string(path)).filename().string());
-    static const std::regex kNamed(R"((?:rank|worker)[-_]?(\d+))");
-    static const std::regex kTrailing(R"([-_](\d+)(?:\.pt\.trace)?\.json(?:\.gz|\.zst)?$)");
-    std::smatch m;
-    if (std::regex_search(base, m, kNamed) || std::regex_search(base, m, kTrailing)) {
-        const std::string digits = m[1].str();
-        if (digits.size() <= 9)
-            return std::stoll(digits);
-    }
-    return std::nullopt;
-}
 
 RankSummary summarizeRank(const Trace &trace, const std::string &file, int64_t fallbackRank)
 {

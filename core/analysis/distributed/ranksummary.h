@@ -23,6 +23,7 @@
 // Times are picoseconds on the trace's own clock; `originNs` places that clock's 0 on the
 // writer's absolute clock (RunMetadata::clockOriginNs), for comparing ranks. Plain value.
 
+#include "core/io/rankname.h"
 #include "core/model/trace.h"
 
 #include <cstdint>
@@ -66,9 +67,8 @@ struct RankSummary
     std::vector<std::string> warnings;
 };
 
-// A rank number in a file name: `rank-3`, `rank_3`, `rank3`, `worker3`, `worker_3`, else a
-// trailing `_3` / `-3` before the extension (`megatron_kineto_3.json.gz`). Case-insensitive.
-std::optional<int64_t> rankFromFileName(std::string_view path);
+// The rank a file name gives: core/io/rankname.h.
+using core::rankFromFileName;
 
 // `fallbackRank` is used when neither the trace nor the file name tells (-1: none).
 RankSummary summarizeRank(const Trace &trace, const std::string &file = {},

@@ -1,0 +1,26 @@
+#include "core/io/rankname.h"
+
+#include <cctype>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+namespace tracedesk::core {
+
+std::optional<int64_t> rankFromFileName(std::string_view path)
+{
+    std::string base = std::filesystem::path(std::string(path)).filename().string();
+    for (char &ch : base)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    static const std::regex kNamed(R"((?:rank|worker)[-_]?(\d+))");
+    static const std::regex kTrailing(R"([-_](\d+)(?:\.pt\.trace)?\.json(?:\.gz|\.zst)?$)");
+    std::smatch m;
+    if (std::regex_search(base, m, kNamed) || std::regex_search(base, m, kTrailing)) {
+        const std::string digits = m[1].str();
+        if (digits.size() <= 9)
+            return std::stoll(digits);
+    }
+    return std::nullopt;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,204 @@
+#include "core/io/rankrunloader.h"
+
+#include "core/base/parallel.h"
+#include "core/io/chromejsonreader.h"
+#include "core/io/rankname.h"
+#include "core/model/tracemerge.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+namespace fs = std::filesystem;
+
+namespace tracedesk::core {
+
+namespace {
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool endsWith(const std::string &s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Kineto writes its top-level keys before (or, in old files, soon after) the event array; the
+// first 64 KiB are enough to tell, and gzread reads plain and gzip files alike.
+bool hasKinetoKeys(const std::string &path)
+{
+    gzFile in = gzopen(path.c_str(), "rb");
+    if (!in)
+        return false;
+    std::string head(64 * 1024, '\0');
+    const int n = gzread(in, head.data(), unsigned(head.size()));
+    gzclose(in);
+    if (n <= 0)
+        return false;
+    head.resize(size_t(n));
+    for (const char *key : {"\"schemaVersion\"", "\"deviceProperties\"", "\"distributedInfo\"",
+                            "\"baseTimeNanoseconds\"", "\"computeProperties\""}) {
+        if (head.find(key) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+struct LoadedRank
+{
+    std::shared_ptr<Trace> trace;
+    std::string file;
+    int64_t rank = -1;
+    size_t order = 0;
+};
+
+} // namespace
+
+bool isKinetoTraceFile(const std::string &path)
+{
+    const std::string name = lower(fs::path(path).filename().string());
+    if (endsWith(name, ".pt.trace.json") || endsWith(name, ".pt.trace.json.gz")
+        || endsWith(name, ".pt.trace.json.zst"))
+        return true;
+    if (endsWith(name, ".json") || endsWith(name, ".json.gz"))
+        return hasKinetoKeys(path);
+    return false;
+}
+
+std::vector<std::string> kinetoTraceFiles(const std::vector<std::string> &jsonFiles)
+{
+    std::vector<std::string> out;
+    for (const std::string &f : jsonFiles) {
+        if (isKinetoTraceFile(f))
+            out.push_back(f);
+    }
+    return out;
+}
+
+std::string rankLabel(int64_t rank)
+{
+    return "rank " + std::to_string(rank);
+}
+
+Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> &files,
+                                                 LoadControl *control, const LoadOptions &options)
+{
+    LoadControl localControl;
+    if (!control)
+        control = &localControl;
+    const std::string folder =
+        files.empty() ? std::string() : fs::path(files.front()).parent_path().string();
+    if (files.empty())
+        return fileError(folder, "holds no rank traces");
+
+    // Every rank adds its bytes to the one control, so progress is summed over ranks.
+    std::vector<std::optional<Result<std::shared_ptr<Trace>>>> results(files.size());
+    parallelFor(files.size(), 0, [&](unsigned, size_t i) {
+        results[i] = readChromeJson(files[i], control, options);
+        return !control->cancelRequested();
+    });
+    if (control->cancelRequested())
+        return Result<std::shared_ptr<Trace>>::cancelled();
+
+    std::vector<std::string> failures;
+    std::vector<LoadedRank> ranks;
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (!results[i] || !*results[i]) {
+            failures.push_back(results[i] ? results[i]->message()
+                                          : files[i] + ": was not loaded");
+            continue;
+        }
+        LoadedRank r;
+        r.trace = std::move(*results[i]).value();
+        r.file = files[i];
+        r.order = i;
+        const DistributedInfo &dist = r.trace->info.run.distributed;
+        if (dist.present && dist.rank >= 0)
+            r.rank = dist.rank;
+        else if (const auto named = rankFromFileName(files[i]))
+            r.rank = *named;
+        else
+            r.rank = int64_t(i);
+        ranks.push_back(std::move(r));
+    }
+    results.clear();
+    if (ranks.empty()) {
+        std::string message = "no rank trace could be loaded";
+        if (!failures.empty())
+            message += " (" + failures.front() + ")";
+        return fileError(folder, message);
+    }
+    std::stable_sort(ranks.begin(), ranks.end(), [](const LoadedRank &a, const LoadedRank &b) {
+        return a.rank < b.rank;
+    });
+
+    // One clock: the earliest known origin is the merged time 0.
+    bool anyOrigin = false;
+    int64_t minOrigin = 0;
+    for (const LoadedRank &r : ranks) {
+        const int64_t o = r.trace->info.run.clockOriginNs;
+        if (o != 0) {
+            minOrigin = anyOrigin ? std::min(minOrigin, o) : o;
+            anyOrigin = true;
+        }
+    }
+
+    LoadInfo info;
+    info.format = "chrome-json";
+    info.sources = files;
+    info.run = ranks.front().trace->info.run;
+    info.run.clockOriginNs = anyOrigin ? minOrigin : 0;
+    for (const std::string &f : failures)
+        info.warn(f);
+
+    std::vector<MergePart> parts;
+    std::vector<std::string> seen;
+    for (LoadedRank &r : ranks) {
+        const std::string fileName = fs::path(r.file).filename().string();
+        std::string label = rankLabel(r.rank);
+        if (std::find(seen.begin(), seen.end(), label) != seen.end()) {
+            info.warn(fileName + ": " + label + " is given by another file too; shown as "
+                      + label + " (" + fileName + ")");
+            label += " (" + fileName + ")";
+        }
+        seen.push_back(label);
+        const LoadInfo &own = r.trace->info;
+        for (const std::string &w : own.warnings)
+            info.warn(fileName + ": " + w);
+        if (own.warningCount > own.warnings.size())
+            info.warningCount += own.warningCount - own.warnings.size();
+        info.sourceBytes += own.sourceBytes;
+        for (const auto &[phase, count] : own.recordsByPhase)
+            info.recordsByPhase[phase] += count;
+        info.hosts.push_back(label);
+
+        TimePs shift = 0;
+        const int64_t origin = own.run.clockOriginNs;
+        int64_t deltaNs = 0;
+        if (origin == 0 && anyOrigin) {
+            info.warn(fileName + ": no clock origin; its times are used as they are");
+        } else if (origin != 0
+                   && (__builtin_sub_overflow(origin, minOrigin, &deltaNs)
+                       || __builtin_mul_overflow(deltaNs, int64_t(1000), &shift))) {
+            info.warn(fileName + ": its clock origin is too far from the other ranks'; its "
+                                 "times are used as they are");
+            shift = 0;
+        }
+        parts.push_back(MergePart{std::move(r.trace), label, fileName, shift});
+    }
+    ranks.clear();
+
+    std::shared_ptr<Trace> merged = mergeTraces(std::move(parts));
+    // Warnings of the merge itself (a shift dropped for overflow) follow the loader's.
+    for (const std::string &w : merged->info.warnings)
+        info.warn(w);
+    merged->info = std::move(info);
+    return merged;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,41 @@
+#pragma once
+
+// Rank runs: one PyTorch profiler (Kineto) trace per rank of a distributed job, opened as one
+// Trace. Each file is read by the Chrome JSON reader on a worker (as many at once as there are
+// cores, through parallelFor) and the per-rank stores are merged by mergeTraces():
+//
+// - Sections: every plane's host is "rank N", ranks in rank order. N is the file's
+//   distributedInfo.rank, else the rank in its name (rank-3, rank_3, worker3, _3.), else its
+//   position among the files.
+// - One clock: each rank's times move by (its RunMetadata::clockOriginNs - the run's earliest),
+//   so the merged time 0 is the earliest rank's time 0 (run.clockOriginNs is that origin).
+// - LoadInfo: sources = every file given, hosts = the rank labels, run metadata of the first
+//   rank, each rank's warnings prefixed with its file name. A rank that fails to load becomes
+//   a warning naming its file; only when every rank fails is the load an error (naming the
+//   folder). Progress: the ranks add their bytes to the one LoadControl; cancel stops them all.
+
+#include "core/base/loadcontrol.h"
+#include "core/base/result.h"
+#include "core/io/loadoptions.h"
+#include "core/model/trace.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tracedesk::core {
+
+// A Kineto trace by its name (`*.pt.trace.json[.gz|.zst]`) or, for other `.json[.gz]` files, by
+// the Kineto keys near its start (schemaVersion, deviceProperties, distributedInfo, ...).
+bool isKinetoTraceFile(const std::string &path);
+
+// The files of `jsonFiles` that are Kineto traces, in the given order.
+std::vector<std::string> kinetoTraceFiles(const std::vector<std::string> &jsonFiles);
+
+// "rank N": the section label of a rank.
+std::string rankLabel(int64_t rank);
+
+Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> &files,
+                                                 LoadControl *control, const LoadOptions &options);
+
+} // namespace tracedesk::core

@@ -21,7 +21,7 @@ TimePs breakValue(const TimePs *start, const TimePs *duration, size_t k)
 
 } // namespace
 
-RowIndex::RowIndex(const Row &row)
+RowIndex::RowIndex(const Row &row) : m_density(row)
 {
     const TimePs *start = row.start.data();
     const TimePs *duration = row.duration.data();
@@ -95,7 +95,7 @@ size_t RowIndex::firstBreak(const Row &row, size_t from, size_t last, TimePs wid
 
 size_t RowIndex::memoryBytes() const
 {
-    size_t bytes = 0;
+    size_t bytes = m_density.memoryBytes();
     for (const auto &level : m_levels)
         bytes += level.capacity() * sizeof(TimePs);
     return bytes;

@@ -9,6 +9,8 @@
 // slice.
 // CounterIndex: per CounterSeries, the index of the smallest and of the largest sample per
 // block of 16^(L + 1) samples, for O(16 * log16 n) range min/max. About 0.55 byte per sample.
+// Each RowIndex also holds the row's DensityBins (densityquery.h), about 1.5 bytes per slice
+// for rows of at least kDensityMinSlices slices.
 // TraceLodIndex: both, for every row and counter of a Trace.
 //
 // Ownership and threads: the indices hold no pointer into the store; the Row or series passed to
@@ -16,6 +18,7 @@
 // load). Immutable after construction and readable from any thread.
 
 #include "core/model/trace.h"
+#include "core/query/densityquery.h"
 
 #include <vector>
 
@@ -31,11 +34,14 @@ public:
     // `last` when there is none. from >= 1 (slice 0 has no predecessor).
     size_t firstBreak(const Row &row, size_t from, size_t last, TimePs width) const;
 
+    const DensityBins &density() const { return m_density; }
+
     size_t memoryBytes() const;
 
 private:
     static constexpr size_t kFanout = 16;
     std::vector<std::vector<TimePs>> m_levels;
+    DensityBins m_density;
 };
 
 class CounterIndex

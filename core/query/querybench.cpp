@@ -1,5 +1,6 @@
 #include "core/query/querybench.h"
 
+#include "core/query/densityquery.h"
 #include "core/query/lodindex.h"
 #include "core/query/search.h"
 #include "core/query/viewportquery.h"
@@ -53,6 +54,7 @@ public:
             m_counters += track.counter.size() > 0;
         }
         m_slices.resize(m_rows);
+        m_columns.resize(m_rows);
         m_points.resize(m_counters);
     }
 
@@ -65,8 +67,13 @@ public:
         for (uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             const Track &track = m_trace.tracks[t];
             for (uint32_t k = 0; k < track.rows.size(); ++k) {
-                queryRow(track.rows[k], view, m_slices[r], kFoldPx, m_index.row(t, k));
-                items += m_slices[r++].size();
+                // What the timeline does per row: items, then the folded runs' columns.
+                const RowIndex *rowIndex = m_index.row(t, k);
+                queryRow(track.rows[k], view, m_slices[r], kFoldPx, rowIndex);
+                densityColumns(track.rows[k], view, m_slices[r], m_columns[r],
+                               rowIndex ? &rowIndex->density() : nullptr);
+                items += m_slices[r].size() + m_columns[r].size();
+                ++r;
             }
             if (track.counter.size() > 0) {
                 queryCounter(track.counter, view, m_points[c], m_index.counter(t));
@@ -82,6 +89,7 @@ private:
     size_t m_rows = 0;
     size_t m_counters = 0;
     std::vector<std::vector<VisibleItem>> m_slices;
+    std::vector<std::vector<DensityColumn>> m_columns;
     std::vector<std::vector<CounterPoint>> m_points;
 };
 

@@ -527,9 +527,10 @@ void TstTimelineWidget::pixels()
     const int x2 = int(m_widget->xOfTime(1'500'000));
     QVERIFY(near(pixel(QPoint(x2, top + 18 + 5)), views::kBackgroundColour));
     QVERIFY(near(pixel(QPoint(x2, top + 36 + 2)), views::kBackgroundColour));
-    // The folded run is drawn in its own colour.
+    // The folded run (10 ps of every 20: 50 % busy) is drawn per pixel column: a bar of half
+    // the row in the dominant name's colour, from the bottom.
     const int xf = int(m_widget->xOfTime(6'005'000));
-    QVERIFY(near(pixel(QPoint(xf, top + 1)), views::kFoldedColour));
+    QVERIFY(near(pixel(QPoint(xf, top + 15)), views::colourForName("tiny")));
 
     // A dark palette gets the dark theme; slices keep their colours.
     const QPalette light = m_widget->canvasWidget()->palette();
@@ -541,7 +542,7 @@ void TstTimelineWidget::pixels()
     auto darkPixel = [&](QPoint p) { return darkImage.pixel((QPointF(p) * dpr).toPoint()); };
     QVERIFY(near(darkPixel(QPoint(x2, top + 18 + 5)), views::TimelineTheme::dark().background));
     QVERIFY(near(darkPixel(QPoint(x, top + 1)), views::colourForName("kernelA")));
-    QVERIFY(near(darkPixel(QPoint(xf, top + 1)), views::TimelineTheme::dark().folded));
+    QVERIFY(near(darkPixel(QPoint(xf, top + 15)), views::colourForName("tiny")));
 }
 
 // What a panel's "show this op" does: every occurrence outlined, the first brought into view

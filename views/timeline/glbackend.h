@@ -1,6 +1,6 @@
 #pragma once
 
-// The OpenGL canvas: background bands, slices and folded markers as instanced quads (one
+// The OpenGL canvas: background bands, slices and folded-run columns as instanced quads (one
 // vertex array, one instance buffer, GLSL 330 core or 300 es), then text, lines and overlays
 // painted with QPainter into an image that is blended on top as one texture. Create it only where openGLAvailable() holds: Qt 6.4's QOpenGLWidget
 // crashes on platforms without OpenGL support (offscreen).

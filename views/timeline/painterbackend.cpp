@@ -4,6 +4,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tracedesk::views {
 
@@ -18,6 +19,40 @@ void addClipped(std::vector<Quad> &out, float x, float y, float w, float h, QRgb
     const float y1 = std::min(y + h, float(clip.bottom()));
     if (x1 > x0 && y1 > y0)
         out.push_back({x0, y0, x1 - x0, y1 - y0, colour});
+}
+
+QRgb blend(QRgb a, QRgb b, int percentA)
+{
+    auto mix = [&](int ca, int cb) { return (ca * percentA + cb * (100 - percentA)) / 100; };
+    return qRgb(mix(qRed(a), qRed(b)), mix(qGreen(a), qGreen(b)), mix(qBlue(a), qBlue(b)));
+}
+
+// Folded runs, per pixel column: a faint tint of the dominant colour over the row says "work
+// here", a bar from the bottom says how busy. Neighbouring columns that look the same merge.
+void addDensity(std::vector<Quad> &out, const std::vector<GeoDensity> &columns, float gx,
+                float gy, QRgb background, const QRectF &clip)
+{
+    size_t i = 0;
+    while (i < columns.size()) {
+        const GeoDensity &c = columns[i];
+        const float bar = c.coverage > 0 ? std::max(1.0f, std::round(c.coverage * c.h))
+                                         : 1.0f;
+        float w = c.w;
+        size_t j = i + 1;
+        for (; j < columns.size(); ++j) {
+            const GeoDensity &d = columns[j];
+            const float dBar = d.coverage > 0 ? std::max(1.0f, std::round(d.coverage * d.h))
+                                              : 1.0f;
+            if (d.y != c.y || d.colour != c.colour || dBar != bar || d.x != c.x + w)
+                break;
+            w += d.w;
+        }
+        if (bar < c.h)
+            addClipped(out, c.x + gx, c.y + gy, w, c.h - bar, blend(c.colour, background, 28),
+                       clip);
+        addClipped(out, c.x + gx, c.y + gy + c.h - bar, w, bar, c.colour, clip);
+        i = j;
+    }
 }
 
 } // namespace
@@ -39,8 +74,7 @@ void collectQuads(const TimelineGeometry &g, QSize canvas, const TimelineTheme &
     }
     for (const GeoRect &r : g.rects)
         addClipped(out, r.x + gx, r.y + gy, r.w, r.h, r.colour, time);
-    for (const GeoFolded &f : g.folded)
-        addClipped(out, f.x + gx, f.y + gy, f.w, f.h, theme.folded, time);
+    addDensity(out, g.density, gx, gy, theme.background, time);
     out.push_back({0, 0, float(canvas.width()), gy, theme.ruler});
 }
 
@@ -52,7 +86,7 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
     const QRectF time(gx, gy, canvas.width() - gx, canvas.height() - gy);
     const QFontMetricsF fm(p.font());
 
-    // Labels inside slices, and the count on wide folded markers.
+    // Labels inside slices.
     p.save();
     p.setClipRect(time);
     p.translate(gx, gy);
@@ -62,12 +96,6 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
             continue;
         p.setPen(QColor(theme.text));
         p.drawText(QRectF(l.x, l.y, l.w, l.h), Qt::AlignVCenter | Qt::AlignLeft, text);
-    }
-    p.setPen(QColor(Qt::white));
-    for (const GeoFolded &f : g.folded) {
-        const QString text = QStringLiteral("×%1").arg(f.count);
-        if (fm.horizontalAdvance(text) + 4 <= f.w)
-            p.drawText(QRectF(f.x, f.y, f.w, f.h), Qt::AlignCenter, text);
     }
     for (const GeoCounter &c : g.counters) {
         QPainterPath area;
@@ -161,10 +189,26 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
     for (const GeoTick &t : g.ticks) {
         p.setPen(QColor(theme.line));
         p.drawLine(QPointF(gx + t.x, gy - 7), QPointF(gx + t.x, gy));
+        // A label cut by the right edge reads as a different number: leave it out.
+        if (gx + t.x + 3 + fm.horizontalAdvance(t.text) > canvas.width())
+            continue;
         p.setPen(QColor(theme.text));
         p.drawText(QRectF(gx + t.x + 3, 0, 120, gy - 4), Qt::AlignLeft | Qt::AlignVCenter, t.text);
     }
     p.restore();
+    // Deep zoom far from the start: the ticks count from this offset (timelineruler.h).
+    if (!g.rulerOffset.isEmpty()) {
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.save();
+        p.setFont(bold);
+        p.setPen(QColor(theme.text));
+        const QRectF box(6, 0, gx - 12, gy - 4);
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
+                   QFontMetricsF(bold).elidedText(g.rulerOffset + QStringLiteral(" +"),
+                                                  Qt::ElideLeft, box.width()));
+        p.restore();
+    }
 }
 
 PainterCanvas::PainterCanvas(FrameSource *source, QWidget *parent)

@@ -19,7 +19,7 @@ struct Quad
     QRgb colour;
 };
 
-// Background bands, slices and folded markers as quads, in drawing order.
+// Background bands, slices and folded runs (density columns) as quads, in drawing order.
 void collectQuads(const TimelineGeometry &g, QSize canvas, const TimelineTheme &theme,
                   std::vector<Quad> &out);
 // Everything else: gutter names, ruler, labels, counters, flows, overlays.

@@ -1,6 +1,7 @@
 #include "views/timeline/timelinegeometry.h"
 
 #include "views/common/qtconvert.h"
+#include "views/timeline/timelineruler.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,12 +30,14 @@ void TimelineGeometry::clear()
 {
     rects.clear();
     folded.clear();
+    density.clear();
     labels.clear();
     bands.clear();
     counters.clear();
     flows.clear();
     overlays.clear();
     ticks.clear();
+    rulerOffset.clear();
 }
 
 QRgb colourForName(std::string_view name)
@@ -49,32 +52,8 @@ std::vector<GeoTick> rulerTicks(const core::Viewport &view, float width, core::T
                                 float minSpacingPx)
 {
     std::vector<GeoTick> ticks;
-    if (!view.valid() || width <= 0)
-        return ticks;
-    const double psPerPx = view.psPerPx();
-    const double minStep = std::max(1.0, minSpacingPx * psPerPx);
-    double decade = std::pow(10.0, std::floor(std::log10(minStep)));
-    int64_t step = 0;
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * decade >= minStep) {
-            step = int64_t(m * decade);
-            break;
-        }
-    }
-    step = std::max<int64_t>(step, 1);
-    // First tick at or after t0 on the grid anchored at the origin.
-    const core::TimePs rel = view.t0 - origin;
-    core::TimePs first = (rel / step) * step;
-    if (first < rel)
-        first += step;
-    for (core::TimePs t = first; ; t += step) {
-        const double x = double(t - rel) / psPerPx;
-        if (x > width)
-            break;
-        ticks.push_back({float(x), t == 0 ? QStringLiteral("0") : durationText(t, step < 10 ? 0 : 2)});
-        if (ticks.size() > 200)
-            break;
-    }
+    for (RulerTick &t : computeRuler(view, width, origin, minSpacingPx).ticks)
+        ticks.push_back({t.x, std::move(t.text)});
     return ticks;
 }
 
@@ -132,7 +111,11 @@ void TimelineGeometryBuilder::build(const core::Viewport &view, const TimelineLa
     m_view = view;
     m_options = options;
     m_psPerPx = view.psPerPx();
-    out.ticks = rulerTicks(view, options.width, m_trace->begin);
+    Ruler ruler = computeRuler(view, options.width, m_trace->begin);
+    out.ticks.reserve(ruler.ticks.size());
+    for (RulerTick &t : ruler.ticks)
+        out.ticks.push_back({t.x, std::move(t.text)});
+    out.rulerOffset = std::move(ruler.offset);
 
     const int top = int(std::floor(options.scrollY));
     const int bottom = int(std::ceil(options.scrollY + options.height));
@@ -184,13 +167,19 @@ void TimelineGeometryBuilder::addSliceRow(uint32_t track, uint32_t row, float y,
     const core::Row &data = m_trace->tracks[track].rows[row];
     const core::RowIndex *index = m_index ? m_index->row(track, row) : nullptr;
     core::queryRow(data, m_view, m_items, core::kFoldPx, index);
+    core::densityColumns(data, m_view, m_items, m_columns, index ? &index->density() : nullptr);
     const float h = float(TimelineLayout::kRowHeight - 1);
-    for (const core::VisibleItem &it : m_items) {
+    // Item n of m_items is folded entry foldedBase + (folded items before n).
+    std::vector<uint32_t> &foldedOf = m_foldedOf;
+    foldedOf.assign(m_items.size(), 0);
+    for (size_t n = 0; n < m_items.size(); ++n) {
+        const core::VisibleItem &it = m_items[n];
         const float x0 = xOf(it.start);
         const float x1 = xOf(it.end());
         // Narrow slices stay visible: at least one pixel wide.
         const float w = std::max(x1 - x0, 1.0f);
         if (it.folded()) {
+            foldedOf[n] = uint32_t(out.folded.size());
             out.folded.push_back({x0, y, std::max(w, float(core::kFoldPx)), h, it.count, track,
                                   row, it.first});
             continue;
@@ -207,6 +196,10 @@ void TimelineGeometryBuilder::addSliceRow(uint32_t track, uint32_t row, float y,
         if (text.size() > fits)
             text = text.left(fits - 1) + QChar(0x2026);
         out.labels.push_back({visibleX0 + 2, y, visibleW - 4, h, text});
+    }
+    for (const core::DensityColumn &c : m_columns) {
+        out.density.push_back({float(c.px), y, 1.0f, h, c.coverage, kindColour(c.kind), c.kind,
+                               c.count, foldedOf[c.item]});
     }
 }
 

@@ -13,6 +13,7 @@
 // Pure: no widget, no GPU; safe to build on the GUI thread each frame because each visible row
 // costs O(min(visible slices, pixels) * log n) through the level-of-detail queries.
 
+#include "core/query/densityquery.h"
 #include "core/query/lodindex.h"
 #include "core/query/viewportquery.h"
 #include "views/timeline/timelinelayout.h"
@@ -35,12 +36,26 @@ struct GeoRect
     QRgb colour;
 };
 
-// A run of slices too narrow to draw one by one.
+// A run of slices too narrow to draw one by one. Not drawn itself: its GeoDensity columns
+// are; kept for hit testing and the tooltip (count, span).
 struct GeoFolded
 {
     float x, y, w, h;
     uint32_t count;
     uint32_t track, row, first;
+};
+
+// One pixel column of a folded run: how busy it is and what dominates it
+// (core::DensityColumn in view coordinates). Backends draw a faint tint of the colour over the
+// row's height and a bar of coverage * h from the bottom. Columns without slices have none.
+struct GeoDensity
+{
+    float x, y, w, h;
+    float coverage;     // [0, 1]
+    QRgb colour;        // the dominant kind's colour
+    uint32_t kind;      // the dominant kind
+    uint32_t count;     // slices starting in the column
+    uint32_t folded;    // index into TimelineGeometry::folded
 };
 
 struct GeoLabel
@@ -88,12 +103,14 @@ struct TimelineGeometry
 {
     std::vector<GeoRect> rects;
     std::vector<GeoFolded> folded;
+    std::vector<GeoDensity> density;
     std::vector<GeoLabel> labels;
     std::vector<GeoBand> bands;
     std::vector<GeoCounter> counters;
     std::vector<GeoFlow> flows;
     std::vector<GeoOverlay> overlays;
     std::vector<GeoTick> ticks;
+    QString rulerOffset;   // empty, or the time the ruler's "+" labels count from
     float width = 0;
     float height = 0;
 
@@ -130,7 +147,8 @@ QRgb colourForName(std::string_view name);
 inline constexpr QRgb kFoldedColour = 0xff8c96a8;
 inline constexpr QRgb kBackgroundColour = 0xfffbfbfc;
 
-// Ruler ticks at 1, 2 or 5 x 10^k ps, at least minSpacingPx apart, labelled relative to origin.
+// Ruler ticks at 1, 2 or 5 x 10^k ps, at least minSpacingPx apart, labelled relative to origin
+// (timelineruler.h; the offset, when the labels need one, is dropped here).
 std::vector<GeoTick> rulerTicks(const core::Viewport &view, float width, core::TimePs origin,
                                 float minSpacingPx = 90.0f);
 
@@ -160,6 +178,8 @@ private:
     mutable std::vector<QString> m_kindLabels;
     mutable std::vector<uint8_t> m_kindLabelReady;
     std::vector<core::VisibleItem> m_items;
+    std::vector<core::DensityColumn> m_columns;
+    std::vector<uint32_t> m_foldedOf;
     std::vector<core::CounterPoint> m_points;
     core::Viewport m_view;
     GeometryOptions m_options;

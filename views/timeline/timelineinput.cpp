@@ -299,13 +299,23 @@ QString TimelineWidget::toolTipAt(QPointF pos) const
         return {};
     const float gx = float(pos.x()) - kGutterWidth;
     const float gy = float(pos.y()) - kRulerHeight;
-    for (const GeoFolded &f : m_geometry.folded) {
-        if (gx >= f.x && gx <= f.x + f.w && gy >= f.y && gy < f.y + f.h) {
-            const core::Row &row = m_trace->tracks[f.track].rows[f.row];
-            const core::TimePs span = row.end(f.first + f.count - 1) - row.start[f.first];
-            return tr("%1 slices folded (zoom in to see them)\nspan %2")
-                .arg(countText(f.count), durationText(span));
+    auto foldedText = [&](const GeoFolded &f) {
+        const core::Row &row = m_trace->tracks[f.track].rows[f.row];
+        const core::TimePs span = row.end(f.first + f.count - 1) - row.start[f.first];
+        return tr("%1 slices folded (zoom in to see them), span %2")
+            .arg(countText(f.count), durationText(span));
+    };
+    for (const GeoDensity &d : m_geometry.density) {
+        if (gx >= d.x && gx < d.x + d.w && gy >= d.y && gy < d.y + d.h) {
+            return tr("%1\nthis pixel: %2% busy, mostly %3; %4 slices start here")
+                .arg(foldedText(m_geometry.folded[d.folded]),
+                     QString::number(double(d.coverage) * 100, 'f', d.coverage < 0.1f ? 1 : 0),
+                     m_builder.kindLabel(d.kind), countText(d.count));
         }
+    }
+    for (const GeoFolded &f : m_geometry.folded) {
+        if (gx >= f.x && gx <= f.x + f.w && gy >= f.y && gy < f.y + f.h)
+            return tr("%1\nthis pixel: idle").arg(foldedText(f));
     }
     if (const auto slice = sliceAt(pos)) {
         return tr("%1\n%2").arg(toQString(m_trace->name(*slice)),

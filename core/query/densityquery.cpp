@@ -1,0 +1,316 @@
+#include "core/query/densityquery.h"
+
+#include "core/query/viewportquery.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace tracedesk::core {
+
+namespace {
+
+constexpr double kFixed = 65535.0;
+
+uint16_t toFixed(double fraction)
+{
+    return uint16_t(std::lround(std::clamp(fraction, 0.0, 1.0) * kFixed));
+}
+
+// Time per kind for one bin or column: few kinds, so a linear list beats a map.
+class KindTimes
+{
+public:
+    void clear()
+    {
+        m_entries.clear();
+        m_last = 0;
+    }
+    void add(uint32_t kind, double ps)
+    {
+        // Neighbouring slices often repeat a kind: try the last one hit first.
+        if (m_last < m_entries.size() && m_entries[m_last].first == kind) {
+            m_entries[m_last].second += ps;
+            return;
+        }
+        for (size_t i = 0; i < m_entries.size(); ++i) {
+            if (m_entries[i].first == kind) {
+                m_entries[i].second += ps;
+                m_last = i;
+                return;
+            }
+        }
+        m_last = m_entries.size();
+        m_entries.emplace_back(kind, ps);
+    }
+    // The kind with the most time (the first seen on ties) and that time.
+    std::pair<uint32_t, double> best() const
+    {
+        std::pair<uint32_t, double> b{0, -1};
+        for (const auto &e : m_entries) {
+            if (e.second > b.second)
+                b = e;
+        }
+        return b;
+    }
+
+private:
+    std::vector<std::pair<uint32_t, double>> m_entries;
+    size_t m_last = 0;
+};
+
+} // namespace
+
+DensityBins::DensityBins(const Row &row)
+{
+    const size_t n = row.size();
+    if (n < kDensityMinSlices)
+        return;
+    const TimePs *start = row.start.data();
+    const TimePs *duration = row.duration.data();
+    const uint32_t *kinds = row.kind.data();
+    m_origin = start[0];
+    const TimePs span = std::max<TimePs>(1, row.end(n - 1) - m_origin);
+    // At least kDensityMinBins bins, so a row spanning the whole trace has 2+ bins per column
+    // fully zoomed out on any screen; about one per 16 slices beyond that.
+    const TimePs target = TimePs(std::max(n / 16, std::min(n / 4, kDensityMinBins)));
+    while (m_shift < 62 && (span >> m_shift) > target)
+        ++m_shift;
+    const TimePs width = TimePs(1) << m_shift;
+    const size_t bins = size_t((span - 1) >> m_shift) + 1;
+
+    Level level0;
+    level0.busy.assign(bins, 0);
+    level0.domBusy.assign(bins, 0);
+    level0.kind.assign(bins, 0);
+    level0.count.assign(bins, 0);
+    size_t current = 0;
+    TimePs busy = 0;
+    uint64_t count = 0;
+    KindTimes times;
+    auto flush = [&] {
+        const auto [kind, ps] = times.best();
+        level0.busy[current] = toFixed(double(busy) / double(width));
+        level0.domBusy[current] = toFixed(std::max(0.0, ps) / double(width));
+        level0.kind[current] = kind;
+        level0.count[current] = uint32_t(std::min<uint64_t>(count, UINT32_MAX));
+        busy = 0;
+        count = 0;
+        times.clear();
+    };
+    auto add = [&](size_t bin, uint32_t kind, TimePs ps, bool starts) {
+        if (bin != current) {
+            flush();
+            current = bin;
+        }
+        busy += ps;
+        count += starts;
+        times.add(kind, double(ps));
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const TimePs s = start[i] - m_origin;
+        const TimePs e = s + duration[i];
+        const size_t b0 = size_t(s >> m_shift);
+        if (duration[i] <= 0) {
+            add(b0, kinds[i], 0, true);
+            continue;
+        }
+        const size_t b1 = size_t((e - 1) >> m_shift);
+        for (size_t b = b0; b <= b1; ++b) {
+            const TimePs lo = std::max(s, TimePs(b) << m_shift);
+            const TimePs hi = std::min(e, TimePs(b + 1) << m_shift);
+            add(b, kinds[i], hi - lo, b == b0);
+        }
+    }
+    flush();
+    m_levels.push_back(std::move(level0));
+
+    while (m_levels.back().busy.size() > 1 && m_levels.size() < 48) {
+        const Level &child = m_levels.back();
+        const size_t size = (child.busy.size() + 1) / 2;
+        Level up;
+        up.busy.resize(size);
+        up.domBusy.resize(size);
+        up.kind.resize(size);
+        up.count.resize(size);
+        for (size_t p = 0; p < size; ++p) {
+            const size_t a = 2 * p, b = 2 * p + 1;
+            const bool hasB = b < child.busy.size();
+            up.busy[p] = uint16_t((uint32_t(child.busy[a]) + (hasB ? child.busy[b] : 0)) / 2);
+            up.count[p] = uint32_t(std::min<uint64_t>(
+                uint64_t(child.count[a]) + (hasB ? child.count[b] : 0), UINT32_MAX));
+            if (hasB && child.kind[a] == child.kind[b]) {
+                up.kind[p] = child.kind[a];
+                up.domBusy[p] = uint16_t((uint32_t(child.domBusy[a]) + child.domBusy[b]) / 2);
+            } else {
+                const size_t w = hasB && child.domBusy[b] > child.domBusy[a] ? b : a;
+                up.kind[p] = child.kind[w];
+                up.domBusy[p] = uint16_t(child.domBusy[w] / 2);
+            }
+        }
+        m_levels.push_back(std::move(up));
+    }
+}
+
+int DensityBins::levelFor(double psPerPx) const
+{
+    if (m_levels.empty() || double(binWidth(0)) > psPerPx / 2)
+        return -1;
+    int level = 0;
+    while (level + 1 < int(m_levels.size()) && double(binWidth(level + 1)) <= psPerPx / 4)
+        ++level;
+    return level;
+}
+
+DensityBins::Sum DensityBins::sum(int level, TimePs a, TimePs b) const
+{
+    Sum s;
+    const Level &l = m_levels[size_t(level)];
+    const int shift = m_shift + level;
+    const TimePs width = TimePs(1) << shift;
+    const TimePs lo = std::max<TimePs>(0, a - m_origin);
+    const TimePs hi = b - m_origin;
+    if (hi <= lo)
+        return s;
+    const size_t first = size_t(lo >> shift);
+    const size_t last = std::min(l.busy.size(), size_t((hi - 1) >> shift) + 1);
+    // At most ~9 bins per column (levelFor), so a fixed list of kinds suffices.
+    std::array<std::pair<uint32_t, double>, 16> kinds;
+    size_t kindCount = 0;
+    for (size_t k = first; k < last; ++k) {
+        const TimePs binStart = TimePs(k) << shift;
+        const double overlap = double(std::min(hi, binStart + width) - std::max(lo, binStart));
+        const double part = overlap / double(width);
+        s.busyPs += l.busy[k] / kFixed * overlap;
+        s.count += l.count[k] * part;
+        const double dom = l.domBusy[k] / kFixed * overlap;
+        size_t j = 0;
+        while (j < kindCount && kinds[j].first != l.kind[k])
+            ++j;
+        if (j == kindCount) {
+            if (kindCount == kinds.size())
+                continue;
+            kinds[kindCount++] = {l.kind[k], 0.0};
+        }
+        kinds[j].second += dom;
+    }
+    double best = -1;
+    for (size_t j = 0; j < kindCount; ++j) {
+        if (kinds[j].second > best) {
+            best = kinds[j].second;
+            s.kind = kinds[j].first;
+        }
+    }
+    return s;
+}
+
+size_t DensityBins::memoryBytes() const
+{
+    size_t bytes = 0;
+    for (const Level &l : m_levels)
+        bytes += l.busy.capacity() * 2 + l.domBusy.capacity() * 2 + l.kind.capacity() * 4
+                 + l.count.capacity() * 4;
+    return bytes;
+}
+
+namespace {
+
+// Exact columns of one run: its slices walked in order.
+void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, uint32_t item,
+                  int64_t widthPx, std::vector<DensityColumn> &out)
+{
+    const TimePs *start = row.start.data();
+    const TimePs *duration = row.duration.data();
+    const uint32_t *kinds = row.kind.data();
+    int64_t column = -1;
+    // The current column's time range, so a slice inside it costs no division.
+    TimePs columnStart = 0, columnEnd = 0;
+    TimePs flushStart = 0, flushEnd = 1;   // the accumulated column's range
+    TimePs busy = 0;
+    uint32_t count = 0;
+    KindTimes times;
+    auto flush = [&] {
+        if (column >= 0 && column < widthPx && (busy > 0 || count > 0)) {
+            const auto best = times.best();
+            out.push_back({column,
+                           float(std::min(1.0, double(busy) / double(flushEnd - flushStart))),
+                           best.first, count, item});
+        }
+        busy = 0;
+        count = 0;
+        times.clear();
+    };
+    auto add = [&](int64_t px, uint32_t kind, TimePs ps, bool starts) {
+        if (px != column) {
+            flush();
+            column = px;
+            flushStart = columnStart;
+            flushEnd = columnEnd;
+        }
+        busy += ps;
+        count += starts;
+        times.add(kind, double(ps));
+    };
+    auto columnOf = [&](TimePs t) {
+        if (t < columnStart || t >= columnEnd) {
+            const int64_t px = std::max<int64_t>(view.pixelOf(t), -1);
+            columnStart = view.pixelStart(px);
+            columnEnd = view.pixelStart(px + 1);
+            return px;
+        }
+        return column;
+    };
+    for (size_t i = run.first; i < size_t(run.first) + run.count; ++i) {
+        const TimePs s = start[i], e = s + duration[i];
+        int64_t px = columnOf(s);
+        if (duration[i] <= 0) {
+            add(px, kinds[i], 0, true);
+            continue;
+        }
+        // Parts before the view go to column -1, which flush() drops.
+        add(px, kinds[i], std::min(e, columnEnd) - std::max(s, columnStart), true);
+        while (e > columnEnd && px + 1 < widthPx) {
+            ++px;
+            columnStart = columnEnd;
+            columnEnd = view.pixelStart(px + 1);
+            add(px, kinds[i], std::min(e, columnEnd) - columnStart, false);
+        }
+    }
+    flush();
+}
+
+} // namespace
+
+void densityColumns(const Row &row, const Viewport &view, const std::vector<VisibleItem> &items,
+                    std::vector<DensityColumn> &out, const DensityBins *bins)
+{
+    out.clear();
+    if (!view.valid())
+        return;
+    const int64_t widthPx = view.widthPx();
+    const int level = bins && !bins->empty() ? bins->levelFor(view.psPerPx()) : -1;
+    for (size_t n = 0; n < items.size(); ++n) {
+        const VisibleItem &run = items[n];
+        if (!run.folded())
+            continue;
+        if (level < 0) {
+            exactColumns(row, view, run, uint32_t(n), widthPx, out);
+            continue;
+        }
+        const int64_t px0 = std::max<int64_t>(0, view.pixelOf(run.start));
+        const int64_t px1 = std::min(widthPx - 1, view.pixelOf(std::max(run.start, run.end() - 1)));
+        TimePs a = view.pixelStart(px0);
+        for (int64_t px = px0; px <= px1; ++px) {
+            const TimePs b = view.pixelStart(px + 1);
+            const DensityBins::Sum s = bins->sum(level, a, b);
+            const uint32_t count = uint32_t(std::lround(s.count));
+            if (s.busyPs >= 1.0 || count > 0) {
+                out.push_back({px, float(std::min(1.0, s.busyPs / double(b - a))), s.kind, count,
+                               uint32_t(n)});
+            }
+            a = b;
+        }
+    }
+}
+
+} // namespace tracedesk::core

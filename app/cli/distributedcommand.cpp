@@ -14,6 +14,7 @@ using namespace core::analysis::distributed;
 
 const char *const kDistributedUsage =
     "  distributed DIR|FILES... [--json] [--jobs N] [--limit N] [--no-cache]\n"
+    "              [--memory-limit BYTES]\n"
     "      Distributed summary of a run of PyTorch profiler rank traces (one file per rank;\n"
     "      DIR = every *.json, *.json.gz, *.json.zst in it, e.g. *.pt.trace.json.gz). Ranks load\n"
     "      one at a time (--jobs N: N at once), so a run larger than memory completes. Per\n"
@@ -26,7 +27,8 @@ const char *const kDistributedUsage =
     "      (index, name, ranks = how many ranks have it, start_spread_us, end_spread_us,\n"
     "      last_rank), stragglers[] (rank, waiting_caused_us), errors[] (file, message).\n"
     "      XSpace run folders are not summarised yet. --limit: collectives in the text table\n"
-    "      (default 20).";
+    "      (default 20). --memory-limit: the memory one rank's load may take (BYTES may end in\n"
+    "      k or M = 10^3, 10^6; default: what the machine has available).";
 
 namespace {
 
@@ -164,8 +166,9 @@ int runDistributed(int argc, char **argv)
 {
     ParsedArgs args;
     std::string error;
-    const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true}, {"limit", true},
-                                           {"no-cache", false}, {"help", false}};
+    const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true},
+                                           {"limit", true}, {"no-cache", false},
+                                           {"help", false}, {"memory-limit", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("distributed: " + error, kExitUsage);
     if (args.has("help")) {
@@ -184,10 +187,16 @@ int runDistributed(int argc, char **argv)
     if (!collectFiles(args.positional, &files, &error))
         return fail("distributed: " + error);
 
+    core::LoadOptions load = loadOptionsFrom(args);
+    if (args.has("memory-limit")) {
+        unsigned long long bytes = 0;
+        if (!parseCount(args.value("memory-limit"), &bytes) || bytes == 0)
+            return fail("distributed: --memory-limit wants a byte count, e.g. 512M", kExitUsage);
+        load.memoryLimitBytes = bytes;
+    }
     SummarizeOptions summarize;
     summarize.parallel = unsigned(jobs);
-    const DistributedSummary summary =
-        summarizeRun(files, nullptr, loadOptionsFrom(args), summarize);
+    const DistributedSummary summary = summarizeRun(files, nullptr, load, summarize);
     if (args.has("json"))
         printJson(summary);
     else

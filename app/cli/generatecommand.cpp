@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include "core/io/generator.h"
+#include "core/io/kinetorungenerator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -15,14 +16,83 @@ const char *const kGenerateUsage =
     "      M). The same seed gives a byte-identical file. Refuses to overwrite OUT without\n"
     "      --force. kineto writes a PyTorch profiler trace (*.pt.trace.json content: steps,\n"
     "      ops, CUDA launches, kernels on two GPUs, memory events, flows); its event count\n"
-    "      includes metadata and flow records.";
+    "      includes metadata and flow records.\n"
+    "  generate --format kineto --ranks N [--slow-rank R] --events E [--seed S] [--force]\n"
+    "           [--json] OUTDIR\n"
+    "      Write a distributed run: N Kineto rank traces OUTDIR/rank-<i>.<stamp>.pt.trace.json\n"
+    "      of about E events each (the run holds about N x E). Every rank has distributedInfo\n"
+    "      (nccl, rank i of N), its own clock origin, and the same NCCL all-gather / all-reduce\n"
+    "      collectives; rank R (default N/2) computes 30% longer before each collective, so it\n"
+    "      arrives last at every one and the others wait. Refuses existing files without\n"
+    "      --force.";
+
+namespace {
+
+// --ranks: a run of Kineto rank traces in a folder.
+int generateRun(const ParsedArgs &args, const core::GeneratorOptions &options)
+{
+    if (options.format != core::GeneratedFormat::Kineto)
+        return fail("generate: --ranks writes Kineto runs only (--format kineto)", kExitUsage);
+    unsigned long long ranks = 0, slow = 0;
+    if (!parseCount(args.value("ranks"), &ranks) || ranks == 0 || ranks > 4096)
+        return fail("generate: --ranks wants a number from 1 to 4096", kExitUsage);
+    core::KinetoRunOptions run;
+    run.ranks = int(ranks);
+    if (args.has("slow-rank")) {
+        if (!parseCount(args.value("slow-rank"), &slow) || slow >= ranks)
+            return fail("generate: --slow-rank wants a rank below --ranks", kExitUsage);
+        run.slowRank = int(slow);
+    }
+    run.eventsPerRank = options.events;
+    run.seed = options.seed;
+    run.overwrite = args.has("force");
+    const std::string dir = args.positional.front();
+    auto stats = core::generateKinetoRun(run, dir);
+    if (!stats)
+        return fail(stats.message());
+    const core::KinetoRunStats &s = stats.value();
+    if (args.has("json")) {
+        JsonOut json;
+        json.beginObject()
+            .value("dir", dir)
+            .value("ranks", uint64_t(s.files.size()))
+            .value("slow_rank", int64_t(s.slowRank))
+            .value("steps", s.steps)
+            .value("collectives_per_rank", s.collectivesPerRank)
+            .value("events", s.events)
+            .value("file_bytes", s.fileBytes)
+            .beginArray("files");
+        for (size_t r = 0; r < s.files.size(); ++r) {
+            json.beginObject()
+                .value("rank", uint64_t(r))
+                .value("file", s.files[r])
+                .value("events", s.ranks[r].events)
+                .value("file_bytes", s.ranks[r].fileBytes)
+                .endObject();
+        }
+        json.endArray().endObject();
+        std::printf("%s\n", json.text().c_str());
+    } else {
+        std::printf("%s: %zu ranks (slow rank %d), %llu steps, %llu collectives per rank, "
+                    "%llu events, %llu bytes\n",
+                    dir.c_str(), s.files.size(), s.slowRank,
+                    static_cast<unsigned long long>(s.steps),
+                    static_cast<unsigned long long>(s.collectivesPerRank),
+                    static_cast<unsigned long long>(s.events),
+                    static_cast<unsigned long long>(s.fileBytes));
+    }
+    return kExitOk;
+}
+
+} // namespace
 
 int runGenerate(int argc, char **argv)
 {
     ParsedArgs args;
     std::string error;
-    const std::vector<OptionSpec> specs = {{"events", true}, {"format", true}, {"seed", true},
-                                           {"force", false}, {"json", false},  {"help", false}};
+    const std::vector<OptionSpec> specs = {{"events", true}, {"format", true},   {"seed", true},
+                                           {"force", false}, {"json", false},    {"help", false},
+                                           {"ranks", true},  {"slow-rank", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("generate: " + error, kExitUsage);
     if (args.has("help")) {
@@ -30,7 +100,9 @@ int runGenerate(int argc, char **argv)
         return kExitOk;
     }
     if (args.positional.size() != 1)
-        return fail("generate: expected exactly one output file (try generate --help)", kExitUsage);
+        return fail("generate: expected exactly one output file or, with --ranks, folder (try "
+                    "generate --help)",
+                    kExitUsage);
     core::GeneratorOptions options;
     unsigned long long n = 0;
     if (!args.has("events") || !parseCount(args.value("events"), &n) || n == 0)
@@ -44,6 +116,11 @@ int runGenerate(int argc, char **argv)
     if (args.has("seed") && !parseCount(args.value("seed"), &seed))
         return fail("generate: --seed needs a non-negative integer", kExitUsage);
     options.seed = seed;
+
+    if (args.has("slow-rank") && !args.has("ranks"))
+        return fail("generate: --slow-rank needs --ranks", kExitUsage);
+    if (args.has("ranks"))
+        return generateRun(args, options);
 
     const std::string out = args.positional.front();
     std::error_code ec;

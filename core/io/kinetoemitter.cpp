@@ -215,7 +215,35 @@ void KinetoEmitter::kernel(HostThread t, GpuQueue q, const KernelSpec &k,
     Queue &queue = this->queue(q);
     const int64_t duration = m_random.ns(int64_t(k.minUs) * 1000, int64_t(k.maxUs) * 1000);
     const int64_t start = schedule(queue, earliest, duration);
+    writeKernel(top(t).externalId, correlation, q, k, grid, start, duration, extra);
+}
 
+KernelLaunch KinetoEmitter::launchKernel(HostThread t)
+{
+    const auto [correlation, earliest] = launch(t, "cudaLaunchKernel", kCbidLaunchKernel);
+    return {correlation, earliest, top(t).externalId};
+}
+
+int64_t KinetoEmitter::readyAt(GpuQueue q, int64_t earliest)
+{
+    return std::max({earliest, queue(q).free, m_chain});
+}
+
+void KinetoEmitter::placeKernel(const KernelLaunch &launch, GpuQueue q, const KernelSpec &k,
+                                std::array<int64_t, 3> grid, int64_t start, int64_t duration,
+                                std::string_view extra)
+{
+    Queue &queue = this->queue(q);
+    queue.free = std::max(queue.free, start + duration);
+    m_chain = std::max(m_chain, queue.free);
+    ++m_stats.deviceActivities[size_t(q.device)];
+    writeKernel(launch.externalId, launch.correlation, q, k, grid, start, duration, extra);
+}
+
+void KinetoEmitter::writeKernel(int64_t externalId, int64_t correlation, GpuQueue q,
+                                const KernelSpec &k, std::array<int64_t, 3> grid, int64_t start,
+                                int64_t duration, std::string_view extra)
+{
     // Kineto's metrics (PYTORCH.md 1.6), with a simple occupancy-calculator stand-in for the
     // resident block limit: threads, registers, shared memory and 32 blocks per SM.
     const int64_t threads = k.block[0] * k.block[1] * k.block[2];
@@ -231,7 +259,7 @@ void KinetoEmitter::kernel(HostThread t, GpuQueue q, const KernelSpec &k,
         std::min(double(active), blocksPerSm) * double(threads) / m_gpu.maxThreadsPerMultiprocessor;
 
     m_args.clear();
-    m_args.integer("External id", top(t).externalId)
+    m_args.integer("External id", externalId)
         .integer("queued", 0)
         .integer("device", q.device)
         .integer("context", kContext)

@@ -1,9 +1,9 @@
 #pragma once
 
-// KinetoEmitter: the vocabulary of a Kineto trace that the synthetic workload
-// (kinetogenerator.cpp) speaks in — nested host ops, CUDA runtime calls and the GPU work they
-// enqueue, [memory] instants, fwdbwd links — turned into KinetoJsonWriter records with
-// consistent ids, times and counts.
+// KinetoEmitter: the vocabulary of a Kineto trace that the synthetic workloads
+// (kinetogenerator.cpp, kinetorungenerator.cpp) speak in — nested host ops, CUDA runtime calls
+// and the GPU work they enqueue, [memory] instants, fwdbwd links — turned into KinetoJsonWriter
+// records with consistent ids, times and counts.
 //
 // Invariants it keeps so the workload need not: ops on a thread nest properly (a parent is
 // written when it closes, after its children); a GPU activity never starts before its launch
@@ -91,6 +91,17 @@ struct OpArgs
     std::string_view extra;      // more members, KinetoArgs text
 };
 
+// A kernel launch whose GPU timing the caller decides (kinetorungenerator.cpp: a collective
+// ends when the last rank arrives): launchKernel() writes the runtime call, placeKernel() the
+// kernel. The op that launched it must still be open in between, and the start must not be
+// before readyAt() (the emitter's ordering invariant then holds as for kernel()).
+struct KernelLaunch
+{
+    int64_t correlation = 0;
+    int64_t earliest = 0; // the GPU may start it from here
+    int64_t externalId = 0;
+};
+
 class KinetoEmitter
 {
 public:
@@ -121,6 +132,13 @@ public:
     // `extra`: more args members (KinetoArgs text), e.g. a collective's.
     void kernel(HostThread t, GpuQueue q, const KernelSpec &k, std::array<int64_t, 3> grid,
                 std::string_view extra = {});
+    KernelLaunch launchKernel(HostThread t);
+    // When a kernel launched at `earliest` could start on `q`: after the stream and the chain.
+    int64_t readyAt(GpuQueue q, int64_t earliest);
+    // Writes the kernel at [start, start + duration); moves the stream and the chain past it.
+    void placeKernel(const KernelLaunch &launch, GpuQueue q, const KernelSpec &k,
+                     std::array<int64_t, 3> grid, int64_t start, int64_t duration,
+                     std::string_view extra = {});
     // `name` e.g. "Memcpy HtoD (Pageable -> Device)"; peer copies pass fromDevice.
     void memcpy(HostThread t, GpuQueue q, std::string_view name, int64_t bytes, double gbPerS,
                 int fromDevice = -1);
@@ -173,6 +191,9 @@ private:
     std::pair<int64_t, int64_t> launch(HostThread t, std::string_view name, int cbid);
     // Places a GPU activity of `duration` on `q` after its dependencies; returns its start.
     int64_t schedule(Queue &q, int64_t earliest, int64_t duration);
+    void writeKernel(int64_t externalId, int64_t correlation, GpuQueue q, const KernelSpec &k,
+                     std::array<int64_t, 3> grid, int64_t start, int64_t duration,
+                     std::string_view extra);
     void memoryEvent(HostThread t, const Allocation &a, int64_t signedBytes);
 
     KinetoJsonWriter &m_writer;

@@ -124,7 +124,15 @@ KinetoModel makeKinetoModel(uint64_t seed)
     return m;
 }
 
-std::string kinetoHeader(int gpus, int64_t baseTimeNs)
+std::string rankListJson(int worldSize)
+{
+    std::string text = "[";
+    for (int r = 0; r < worldSize; ++r)
+        text += (r ? "," : "") + std::to_string(r);
+    return text + "]";
+}
+
+std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank, int worldSize)
 {
     const GpuModel &g = kA100;
     std::string devices;
@@ -150,12 +158,12 @@ std::string kinetoHeader(int gpus, int64_t baseTimeNs)
     group.string("pg_name", "0")
         .string("pg_desc", "default_pg")
         .string("backend_config", "cuda:nccl")
-        .integer("pg_size", 1)
-        .raw("ranks", "[0]");
+        .integer("pg_size", worldSize)
+        .raw("ranks", rankListJson(worldSize));
     KinetoArgs distributed;
     distributed.string("backend", "nccl")
-        .integer("rank", 0)
-        .integer("world_size", 1)
+        .integer("rank", rank)
+        .integer("world_size", worldSize)
         .integer("pg_count", 1)
         .raw("pg_config", "[{" + group.text() + "}]")
         .string("nccl_version", "2.21.5");

@@ -221,8 +221,11 @@ int64_t ceilDiv(int64_t a, int64_t b);
 std::array<int64_t, 3> elementwiseGrid(int64_t elements);
 
 // The top-level members before traceEvents: schemaVersion, deviceProperties (one per GPU),
-// distributedInfo (rank 0 of 1, nccl), a few run properties, displayTimeUnit, baseTimeNanoseconds.
-std::string kinetoHeader(int gpus, int64_t baseTimeNs);
+// distributedInfo (`rank` of `worldSize`, nccl, one process group of every rank), a few run
+// properties, displayTimeUnit, baseTimeNanoseconds.
+std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank = 0, int worldSize = 1);
+// "[0,1,...,worldSize-1]".
+std::string rankListJson(int worldSize);
 // The member after traceEvents: a traceName made from the pid and the window's epoch start,
 // not the output path, so the bytes depend on the options alone.
 std::string kinetoTrailer(int64_t pid, int64_t stampNs);

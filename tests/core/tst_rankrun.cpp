@@ -2,6 +2,7 @@
 // flows within each rank, counts equal to the ranks' own, a broken rank named, the cache.
 
 #include "core/io/rankrunloader.h"
+#include "core/analysis/pytorch/kinetoindex.h"
 #include "core/io/traceloader.h"
 #include "support/kinetofixtures.h"
 
@@ -220,6 +221,29 @@ private slots:
         QVERIFY2(loaded, loaded ? "" : loaded.message().c_str());
         QCOMPARE(loaded.value()->info.hosts, (std::vector<std::string>{"rank 0", "rank 1"}));
         QCOMPARE(loaded.value()->sliceCount(), uint64_t(8));
+    }
+
+    // Every rank uses correlation id 7: the PyTorch views of the merged run read rank 0 alone
+    // (its launch bound to its own kernel), and say so.
+    void pytorchViewsCoverTheFirstRank()
+    {
+        const fs::path dir = makeRun("views");
+        auto merged = loadTrace(dir.string(), nullptr, noCache());
+        QVERIFY2(merged, merged ? "" : merged.message().c_str());
+        auto alone = loadTrace((dir / "beta.pt.trace.json").string(), nullptr, noCache());
+        QVERIFY(alone);
+        const analysis::pytorch::KinetoIndex m = analysis::pytorch::buildKinetoIndex(*merged.value());
+        const analysis::pytorch::KinetoIndex a = analysis::pytorch::buildKinetoIndex(*alone.value());
+        QCOMPARE(m.scope.scopeLabel, std::string("rank 0 of 3"));
+        QVERIFY(a.scope.scopeLabel.empty());
+        QCOMPARE(m.activities.size(), a.activities.size());
+        QCOMPARE(m.runtimes.size(), a.runtimes.size());
+        QCOMPARE(m.nodes.size(), a.nodes.size());
+        for (const auto &act : m.activities) {
+            QCOMPARE(hostOfTrack(*merged.value(), act.ref.track), std::string("rank 0"));
+            QCOMPARE(act.start, kernels(*merged.value(), std::string(merged.value()->name(act.ref)))
+                                    .front().start);
+        }
     }
 
     void rankFromFileNameAndContent()

@@ -73,12 +73,28 @@ uint32_t KinetoIndex::threadOfTrack(uint32_t track) const
     return it == threadByTrack.end() ? kNoIndex : it->second;
 }
 
+KinetoScope kinetoScope(const Trace &trace)
+{
+    KinetoScope scope;
+    const std::vector<std::string> &hosts = trace.info.hosts;
+    if (trace.info.format != "chrome-json" || hosts.size() < 2)
+        return scope;
+    StringId first = kEmptyString;
+    if (!trace.strings.find(hosts.front(), &first))
+        return scope;
+    scope.wholeTrace = false;
+    scope.host = first;
+    scope.scopeLabel = hosts.front() + " of " + std::to_string(hosts.size());
+    return scope;
+}
+
 KinetoIndex buildKinetoIndex(const Trace &trace)
 {
     KinetoIndex index;
+    index.scope = kinetoScope(trace);
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
-        if (track.type != TrackType::Slices)
+        if (track.type != TrackType::Slices || !index.scope.includes(trace, track.plane))
             continue;
         ThreadScratch scratch;
         for (uint32_t r = 0; r < track.rows.size(); ++r) {

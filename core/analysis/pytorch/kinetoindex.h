@@ -26,6 +26,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -82,6 +83,22 @@ struct KinetoThread
     bool hasProfilerStep = false; // some node is named ProfilerStep#N
 };
 
+// The planes the PyTorch views read. A run of several ranks merged into one trace (rank
+// sections, LoadInfo::hosts) is several processes whose correlation ids, steps and allocators
+// are each their own: the views cover the first rank, and `scopeLabel` says which.
+struct KinetoScope
+{
+    bool wholeTrace = true;
+    StringId host = kEmptyString;   // the rank's plane host when !wholeTrace
+    std::string scopeLabel;         // e.g. "rank 0 of 8"; empty for a single-process trace
+
+    bool includes(const Trace &trace, uint32_t plane) const
+    {
+        return wholeTrace || trace.planes[plane].host == host;
+    }
+};
+KinetoScope kinetoScope(const Trace &trace);
+
 struct KinetoIndex
 {
     std::vector<KinetoThread> threads;
@@ -89,6 +106,7 @@ struct KinetoIndex
     std::vector<KinetoRuntime> runtimes;
     std::vector<KinetoActivity> activities;
     std::vector<int64_t> devices; // distinct activity devices, ascending
+    KinetoScope scope;            // the planes indexed
     bool hasKernels = false;      // some activity has role Kernel
     bool hasDeviceActivities = false;
 
@@ -110,6 +128,7 @@ struct KinetoIndex
     std::vector<uint32_t> nodeOrder;
     std::unordered_map<uint32_t, uint32_t> threadByTrack;
 };
+
 
 // True for the names torch-tb-profiler treats as steps: "ProfilerStep#<digits>".
 bool isProfilerStepName(std::string_view name);

@@ -219,8 +219,11 @@ PyTorchMemory computePyTorchMemory(const Trace &trace, const OperatorTree &tree)
     // Device key: (Device Type, Device Id), CPU ids folded to one device.
     std::map<std::pair<int64_t, int64_t>, uint32_t> deviceOf;
     std::vector<Record> records;
+    const KinetoScope scope = kinetoScope(trace);
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
+        if (!scope.includes(trace, track.plane))
+            continue;
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
             const Row &row = track.rows[r];
             for (uint32_t i = 0; i < row.size(); ++i) {

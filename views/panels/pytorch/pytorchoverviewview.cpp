@@ -127,6 +127,8 @@ void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
 {
     m_job.stop();
     m_cache = std::move(cache);
+    m_scopeLabel = m_cache ? core::analysis::pytorch::kinetoScope(m_cache->trace()).scopeLabel
+                           : std::string();
     m_result = {};
     clear();
     if (!m_cache) {
@@ -166,6 +168,12 @@ void PyTorchOverviewView::show(const Result &result)
     const PyTorchOverview &o = *result.overview;
     const PyTorchSteps &steps = *result.steps;
     QString status = tr("PyTorch profile, %n step(s)", nullptr, int(o.steps.size()));
+    // A merged run of several ranks: the PyTorch views describe one rank's process.
+    const std::string &scope = m_scopeLabel;
+    if (!scope.empty())
+        status = tr("PyTorch profile of %1 (the panels show the first rank of this run), %n "
+                    "step(s)", nullptr, int(o.steps.size()))
+                     .arg(QString::fromStdString(scope));
     if (steps.fromMarkers && steps.trimmedSteps > 0)
         status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
                      "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);

@@ -60,6 +60,7 @@ private:
     QString environment(const core::analysis::pytorch::PyTorchOverview &o) const;
 
     core::analysis::AnalysisCachePtr m_cache;
+    std::string m_scopeLabel;   // "rank 0 of 8" for a merged rank run
     Result m_result;
     BackgroundJob m_job;
     bool m_computing = false;

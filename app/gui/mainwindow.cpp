@@ -3,6 +3,7 @@
 #include "app/gui/aboutbox.h"
 #include "app/gui/analysisdocks.h"
 #include "app/gui/comparecontroller.h"
+#include "app/gui/windowlayout.h"
 
 #include "views/capture/capturedialog.h"
 #include "views/common/appicon.h"
@@ -28,6 +29,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -41,8 +43,6 @@ namespace tracedesk::app {
 namespace {
 
 const char kRecentKey[] = "recentFiles";
-const char kGeometryKey[] = "mainWindow/geometry";
-const char kStateKey[] = "mainWindow/state";
 constexpr int kProgressSteps = 1000;
 const char kOpenFilter[] = QT_TRANSLATE_NOOP(
     "tracedesk::app::MainWindow",
@@ -83,7 +83,11 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("MainWindow"));
     setWindowIcon(views::appIcon());
     setAcceptDrops(true);
-    resize(1400, 860);
+    // Until a saved geometry says otherwise: most of the screen the window opens on.
+    if (QScreen *screen = openingScreen())
+        setGeometry(fittedGeometry(screen->availableGeometry()));
+    else
+        resize(1400, 860);
 
     m_placeholder = new views::PlaceholderPanel;
     m_timeline = new views::TimelineWidget;
@@ -92,6 +96,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_central->addWidget(m_placeholder);
     m_central->addWidget(m_timeline);
     setCentralContent(m_central);
+    new PointerFocus(m_timeline->canvasWidget());
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("TraceStatus"));
@@ -157,6 +162,14 @@ void MainWindow::createMenus()
     find->setShortcut(QKeySequence::Find);
     find->setShortcutContext(Qt::WindowShortcut);
     view->addAction(tr("Show &Whole Trace"), m_timeline, &views::TimelineWidget::resetZoom);
+    view->addSeparator();
+    m_maximisePanel = view->addAction(tr("&Maximise Panel"));
+    m_maximisePanel->setObjectName(QStringLiteral("MaximisePanelAction"));
+    m_maximisePanel->setCheckable(true);
+    m_maximisePanel->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_maximisePanel->setShortcutContext(Qt::WindowShortcut);
+    m_maximisePanel->setToolTip(tr("Give the analysis panels the whole window, or restore"));
+    connect(m_maximisePanel, &QAction::toggled, this, &MainWindow::setPanelMaximised);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this,
@@ -444,23 +457,11 @@ void MainWindow::takeScreenshot()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // The saved layout is the restored one, never the maximised panel.
+    setPanelMaximised(false);
     saveWindowState();
     m_loads->cancel();
     QMainWindow::closeEvent(event);
-}
-
-void MainWindow::saveWindowState()
-{
-    QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
-}
-
-void MainWindow::restoreWindowState()
-{
-    QSettings settings;
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

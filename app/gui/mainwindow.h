@@ -12,6 +12,7 @@
 #include <QPointer>
 #include <QProgressDialog>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -78,6 +79,12 @@ public:
     CompareController *compareController() const { return m_compare; }
     views::DropChoiceOverlay *dropOverlay() const { return m_dropOverlay; }
     QProgressDialog *progressDialog() const { return m_progress; }
+    // The analysis panels fill the window (the timeline, Tracks and Details hidden) until
+    // restored; View > Maximise Panel (Ctrl+Shift+M) toggles it.
+    bool panelMaximised() const { return m_panelMaximised; }
+    QAction *maximisePanelAction() const { return m_maximisePanel; }
+    // The right-click menu of dock title bars: the dock toggles plus Maximise Panel.
+    QMenu *createPopupMenu() override;
 
 signals:
     void traceShown(const QString &displayName);
@@ -94,9 +101,11 @@ public slots:
     void clearRecentFiles();
     // Grabs the window into the armed screenshot path now (see setScreenshotOnLoad()).
     void takeScreenshot();
+    void setPanelMaximised(bool maximised);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dragMoveEvent(QDragMoveEvent *event) override;
     void dragLeaveEvent(QDragLeaveEvent *event) override;
@@ -134,6 +143,11 @@ private:
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QPointer<QProgressDialog> m_progress;
+    QAction *m_maximisePanel = nullptr;
+    bool m_panelMaximised = false;
+    QPointer<QWidget> m_hiddenCentral;            // the central widget maximising hid
+    QByteArray m_stateBeforeMaximise;             // the dock layout restored afterwards
+    bool m_firstStart = false;                    // no saved layout: apply the default split
 
     core::TracePtr m_trace;
     QString m_displayName;

@@ -470,16 +470,19 @@ void TstTimelineWidget::searchSteps()
     QCOMPARE(bar->countText(), QStringLiteral("2 matches"));
 
     const views::TimelineState *state = m_widget->state();
-    const core::TimePs span = state->t1() - state->t0();
     QTest::keyClick(bar->field(), Qt::Key_Return);
     QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
     QCOMPARE(bar->countText(), QStringLiteral("1 of 2"));
-    QCOMPARE(state->t0() + span / 2, 500'000);   // centred, same zoom
+    // Zoomed to three times the 1 us match, kept inside the trace (it starts at 0).
+    QCOMPARE(state->t0(), 0);
+    QCOMPARE(state->t1(), 3'000'000);
     QTest::keyClick(bar->field(), Qt::Key_Return);
     QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 2}));
-    QCOMPARE(state->t0() + span / 2, 4'500'000);
+    QCOMPARE(state->t0(), 3'000'000);   // same zoom, centred on 4.5 us
+    QCOMPARE(state->t1(), 6'000'000);
     QTest::keyClick(bar->field(), Qt::Key_Return, Qt::ShiftModifier);
     QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 0}));
+    QCOMPARE(state->t0(), 0);
     QVERIFY(m_details->sliceText().contains(QStringLiteral("kernelA")));
 
     // A new query replaces the results; Enter before it finishes steps once it has.

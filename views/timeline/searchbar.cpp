@@ -10,6 +10,8 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace tracedesk::views {
 
 namespace {
@@ -25,7 +27,7 @@ SearchBar::SearchBar(QWidget *parent) : QWidget(parent)
     layout->addWidget(new QLabel(tr("Find:")));
     m_field = new QLineEdit;
     m_field->setObjectName(QStringLiteral("SearchField"));
-    m_field->setPlaceholderText(tr("Slice name (Enter: next, Shift+Enter: previous)"));
+    m_field->setPlaceholderText(tr("Slice name (Enter: next, Shift+Enter: previous, Esc: close)"));
     m_field->setClearButtonEnabled(true);
     m_field->installEventFilter(this);
     layout->addWidget(m_field, 1);
@@ -48,6 +50,7 @@ SearchBar::SearchBar(QWidget *parent) : QWidget(parent)
     close->setToolTip(tr("Close (Esc)"));
     connect(close, &QToolButton::clicked, this, [this] {
         hide();
+        returnFocus();
         emit closed();
     });
     layout->addWidget(close);
@@ -71,6 +74,21 @@ void SearchBar::setTrace(core::TracePtr trace)
     m_searching = false;
     m_searchedQuery.clear();
     updateCount();
+}
+
+void SearchBar::setFocusTarget(QWidget *target)
+{
+    if (m_focusTarget)
+        m_focusTarget->removeEventFilter(this);
+    m_focusTarget = target;
+    if (m_focusTarget)
+        m_focusTarget->installEventFilter(this);
+}
+
+void SearchBar::returnFocus()
+{
+    if (m_focusTarget)
+        m_focusTarget->setFocus(Qt::OtherFocusReason);
 }
 
 void SearchBar::activate()
@@ -191,19 +209,44 @@ void SearchBar::updateCount()
 
 bool SearchBar::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_field && event->type() == QEvent::KeyPress) {
-        auto *key = static_cast<QKeyEvent *>(event);
-        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
-            step(key->modifiers() & Qt::ShiftModifier ? -1 : 1);
-            return true;
-        }
-        if (key->key() == Qt::Key_Escape) {
-            hide();
-            emit closed();
-            return true;
-        }
+    if (event->type() != QEvent::KeyPress || (watched != m_field && watched != m_focusTarget))
+        return QWidget::eventFilter(watched, event);
+    auto *key = static_cast<QKeyEvent *>(event);
+    const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+    if (watched == m_focusTarget) {
+        // The timeline keeps stepping through the matches of an open bar.
+        if (!enter || !isVisible() || m_searchedQuery.isEmpty())
+            return false;
+        step(key->modifiers() & Qt::ShiftModifier ? -1 : 1);
+        return true;
+    }
+    if (enter) {
+        step(key->modifiers() & Qt::ShiftModifier ? -1 : 1);
+        returnFocus();
+        return true;
+    }
+    if (key->key() == Qt::Key_Escape) {
+        hide();
+        returnFocus();
+        emit closed();
+        return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+TimeRange searchMatchWindow(TimeRange match, TimeRange view, TimeRange bounds)
+{
+    const core::TimePs duration = std::max<core::TimePs>(match.duration(), 0);
+    const core::TimePs target = std::max(duration * 3, kMinMatchSpan);
+    core::TimePs span = view.duration();
+    // Keep the zoom while the match fits in 90 % of it and is not a speck in a far wider view.
+    if (span < duration + duration / 9 || span < kMinMatchSpan || span > target * 3)
+        span = target;
+    if (!bounds.valid() || span >= bounds.duration())
+        return bounds.valid() ? bounds : TimeRange{match.t0, match.t0 + span};
+    const core::TimePs mid = match.t0 + duration / 2;
+    const core::TimePs t0 = std::clamp(mid - span / 2, bounds.t0, bounds.t1 - span);
+    return {t0, t0 + span};
 }
 
 } // namespace tracedesk::views

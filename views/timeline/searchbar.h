@@ -3,10 +3,13 @@
 // SearchBar: the timeline's find bar. Typing searches slice names over the whole trace on a
 // worker (core/query/search.h), shows how many matched, and Enter / Shift+Enter step through
 // the matches in time order, each announced through currentChanged() so the timeline can
-// centre and select it. Esc closes the bar.
+// zoom to and select it. Enter and Esc hand the keyboard back to the focus target (the
+// timeline's canvas), so its keys work at once; while the bar is open, Enter / Shift+Enter on
+// the target keep stepping. Esc closes the bar.
 
 #include "core/model/trace.h"
 #include "views/timeline/backgroundjob.h"
+#include "views/timeline/timelinestate.h"
 
 #include <QWidget>
 
@@ -27,6 +30,9 @@ public:
     ~SearchBar() override;
 
     void setTrace(core::TracePtr trace);
+    // Where the keyboard goes after Enter or Esc in the field; its Enter / Shift+Enter step
+    // through the matches while the bar is shown.
+    void setFocusTarget(QWidget *target);
     // Shows the bar and focuses the query field.
     void activate();
 
@@ -60,10 +66,12 @@ private:
         QString error;
     };
     void deliver(Outcome outcome);
+    void returnFocus();
     void step(int delta);
     void updateCount();
 
     core::TracePtr m_trace;
+    QWidget *m_focusTarget = nullptr;
     QLineEdit *m_field = nullptr;
     QLabel *m_count = nullptr;
     QTimer *m_debounce = nullptr;
@@ -75,5 +83,11 @@ private:
     int m_stepAfterSearch = 0;   // a step asked for while the search ran
     BackgroundJob m_job;
 };
+
+// The window that shows a search match: about three times its duration (at least
+// kMinMatchSpan) centred on it, or the current span when the match already reads well in it
+// (fits, and is not lost in a much wider view); always inside `bounds` (the trace).
+inline constexpr core::TimePs kMinMatchSpan = 1'000'000;   // 1 us
+TimeRange searchMatchWindow(TimeRange match, TimeRange view, TimeRange bounds);
 
 } // namespace tracedesk::views

@@ -287,6 +287,10 @@ void TimelineGeometryBuilder::addOverlays(const TimelineLayout &layout,
                 break;
             if (start + m_trace->duration(s) < m_view.t0)
                 continue;
+            // The selected slice keeps its own outline (e.g. the current search match among
+            // all the marked ones).
+            if (overlays.slice && *overlays.slice == s)
+                continue;
             const int top = layout.rowTop(s.track, s.row);
             if (top < 0 || float(top) - scroll > m_options.height
                 || float(top + TimelineLayout::kRowHeight) < scroll)

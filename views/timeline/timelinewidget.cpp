@@ -54,9 +54,8 @@ TimelineWidget::TimelineWidget(QWidget *parent)
             a->setChecked(a->data().toInt() == int(tool));
         updateToolLabel();
     });
-    connect(m_search, &SearchBar::currentChanged, this, &TimelineWidget::revealSlice);
-    connect(m_search, &SearchBar::closed, this, [this] { m_canvas->widget()->setFocus(); });
     setFocusProxy(m_canvas->widget());
+    connectSearch();
     updateToolLabel();
 }
 
@@ -429,6 +428,9 @@ void TimelineWidget::centreOn(core::SliceRef slice)
 void TimelineWidget::openSearch()
 {
     m_search->activate();
+    // Reopened on the same query: its matches are marked again without searching again.
+    if (!m_searchMarks && !m_search->searching())
+        markSearchResults();
 }
 
 } // namespace tracedesk::views

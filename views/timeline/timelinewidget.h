@@ -6,9 +6,10 @@
 // wheel scrolls tracks (Ctrl: zoom at the cursor, Shift: pan), click selects a slice, a select
 // drag selects an area, f frames the selection, z or 0 shows the whole trace, m marks the
 // selection, Esc clears the timing interval, Left/Right step along the selected slice's row,
-// `/` or Ctrl+F opens the find bar. A right click on a track offers Hide track and Pin to top /
-// Unpin; on a section header, Collapse all, Expand all and Show hidden tracks. Hidden, pinned
-// and collapsed tracks are remembered per trace (see TrackPrefs).
+// `/` or Ctrl+F opens the find bar (Enter there zooms to a match and gives the keys back;
+// Enter / Shift+Enter here step on while it is open). A right click on a track offers Hide
+// track and Pin to top / Unpin; on a section header, Collapse all, Expand all and Show hidden
+// tracks. Hidden, pinned and collapsed tracks are remembered per trace (see TrackPrefs).
 //
 // Per frame it only runs the level-of-detail queries for the visible rows; anything that walks
 // the store (the LOD index, search) runs on a worker.
@@ -99,6 +100,9 @@ public:
     void showOpOccurrences(const QString &op, const QStringList &alsoOps = {});
     static constexpr size_t kMaxOpOccurrences = 100'000;
     void openSearch();
+    // Selects a search match, zooms to it (searchMatchWindow(): a few times its duration,
+    // inside the trace) and scrolls its row into view. See timelinesearch.cpp.
+    void revealMatch(core::SliceRef slice);
     // Expands the sections of `host` (Plane::host), collapses the other hosts' and scrolls to
     // its first section. Returns false when no plane belongs to that host.
     bool focusHost(const QString &host);
@@ -123,6 +127,8 @@ protected:
 private:
     const TimelineGeometry &frame(QSize canvasSize) override;
     void createToolBar();
+    void connectSearch();
+    void markSearchResults();
     void rebuildLayout();
     void setTrackState(TrackState state);
     void updateScrollBar();
@@ -146,6 +152,9 @@ private:
     QAction *m_flowsAction = nullptr;
     QLabel *m_toolLabel = nullptr;
     SearchBar *m_search = nullptr;
+    // The matches of the find bar as outlined (TimelineState::highlights), so closing the bar
+    // clears only its own marks, never those a panel set since.
+    std::shared_ptr<const std::vector<core::SliceRef>> m_searchMarks;
     TimelineLayout m_layout;
     TrackState m_tracks;
     TrackPrefs m_prefs;

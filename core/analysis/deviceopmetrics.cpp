@@ -37,7 +37,7 @@ struct SideReader
         const auto &col = row.side[size_t(c)];
         if (!col.empty() && col[i] != kNoValue)
             return col[i];
-        return trace.kinds[row.kind[i]].side[size_t(c)];
+        return trace.kinds[row.kind[i]].sideOf(c);
     }
 };
 

@@ -29,7 +29,7 @@ int64_t sideValue(const Trace &trace, const Row &row, size_t i, SideColumn colum
     const auto &own = row.side[size_t(column)];
     if (!own.empty() && own[i] != kNoValue)
         return own[i];
-    return trace.kinds[row.kind[i]].side[size_t(column)];
+    return trace.kinds[row.kind[i]].sideOf(column);
 }
 
 // The framework op name of a `name:type` text, or empty when the text names none.

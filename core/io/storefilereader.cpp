@@ -164,7 +164,7 @@ bool MetaDecoder::decode(Trace &trace)
             return false;
     }
 
-    trace.kinds.resize(in.count(6 + kSideColumnCount));
+    trace.kinds.resize(in.count(6 + kKindSideColumnCount));
     for (EventKind &k : trace.kinds) {
         k.name = StringId(in.varint());
         k.displayName = StringId(in.varint());

@@ -90,7 +90,7 @@ bool validateTrace(const Trace &trace)
             || !validArgs(k.stats, trace.metaArgs)) {
             return false;
         }
-        for (int c = 0; c < kSideColumnCount; ++c) {
+        for (int c = 0; c < kKindSideColumnCount; ++c) {
             const int64_t v = k.side[c];
             if (isStringColumn(c) && v != kNoValue && (v < 0 || uint64_t(v) >= strings))
                 return false;

@@ -180,7 +180,7 @@ bool indexPlane(const PlaneSpans &spans, FileIndex &file, PlaneTables &tables,
         if (!readStats(stats, tables.stats, builder, args, side, &file.recordsWarned, parent))
             return false;
         kind.stats = args.finish();
-        for (int c = 0; c < kSideColumnCount; ++c) {
+        for (int c = 0; c < kKindSideColumnCount; ++c) {
             if (side.mask & (1u << c))
                 kind.side[size_t(c)] = side.value[c];
         }

@@ -62,7 +62,7 @@ int64_t Trace::side(SliceRef s, SideColumn column) const
     const auto &own = r.side[size_t(column)];
     if (!own.empty() && own[s.index] != kNoValue)
         return own[s.index];
-    return kinds[r.kind[s.index]].side[size_t(column)];
+    return kinds[r.kind[s.index]].sideOf(column);
 }
 
 std::optional<SliceRef> Trace::sliceAt(uint32_t track, TimePs t) const

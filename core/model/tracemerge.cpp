@@ -41,9 +41,9 @@ ArgsRef copyArgs(const ArgsArena &from, ArgsRef ref, ArgsArena::Writer &writer,
     return writer.finish();
 }
 
-void remapSide(std::array<int64_t, kSideColumnCount> &side, const StringMap &map)
+void remapSide(std::array<int64_t, kKindSideColumnCount> &side, const StringMap &map)
 {
-    for (int c = 0; c < kSideColumnCount; ++c) {
+    for (int c = 0; c < kKindSideColumnCount; ++c) {
         int64_t &v = side[size_t(c)];
         if (sideColumnHoldsString(SideColumn(c)) && v != kNoValue && v >= 0)
             v = int64_t(mapString(map, StringId(v)));

@@ -104,11 +104,17 @@ struct EventKind
     SliceRole role = SliceRole::None;
     uint32_t plane = 0;
     ArgsRef stats = kNoArgs;        // in Trace::metaArgs
-    std::array<int64_t, kSideColumnCount> side = makeEmptySide();
+    std::array<int64_t, kKindSideColumnCount> side = makeEmptySide();
 
-    static std::array<int64_t, kSideColumnCount> makeEmptySide()
+    // The kind's value of any column (kNoValue for the per-slice-only ones).
+    int64_t sideOf(SideColumn column) const
     {
-        std::array<int64_t, kSideColumnCount> a;
+        return int(column) < kKindSideColumnCount ? side[size_t(column)] : kNoValue;
+    }
+
+    static std::array<int64_t, kKindSideColumnCount> makeEmptySide()
+    {
+        std::array<int64_t, kKindSideColumnCount> a;
         a.fill(kNoValue);
         return a;
     }

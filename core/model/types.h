@@ -56,6 +56,9 @@ enum class SideColumn : uint8_t {
     Count
 };
 inline constexpr int kSideColumnCount = int(SideColumn::Count);
+// Event kinds carry only the columns XSpace metadata stats fill (the ones before ExternalId);
+// the Kineto columns are per slice. A million distinct names then cost 72 bytes each here.
+inline constexpr int kKindSideColumnCount = int(SideColumn::ExternalId);
 
 // What a slice is to the analyses, whatever format it came from. Readers set it per event kind
 // from the format's own vocabulary (Kineto's "cat"), so analyses never look at category text.

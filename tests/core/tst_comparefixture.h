@@ -200,7 +200,7 @@ inline TracePtr transformTrace(const Trace &a, const Transform &transform)
         kind.displayName = remap(kind.displayName);
         kind.category = remap(kind.category);
         kind.stats = copyArgs(a.metaArgs, a.kinds[k].stats, b.trace().metaArgs, remap);
-        for (int c = 0; c < kSideColumnCount; ++c) {
+        for (int c = 0; c < kKindSideColumnCount; ++c) {
             if (sideColumnHoldsString(SideColumn(c)) && kind.side[size_t(c)] != kNoValue)
                 kind.side[size_t(c)] = remap(StringId(kind.side[size_t(c)]));
         }

@@ -32,8 +32,7 @@ for step in "${steps[@]}"; do
         timed "asan configure+build" bash -c 'cmake --preset asan >/dev/null && cmake --build --preset asan -j '"$jobs"
         # The package check builds a .deb and is not about memory safety.
         timed "asan tests" xvfb-run -a -s "-screen 0 1600x1000x24" \
-            ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE packaging \
-            --repeat until-pass:2
+            ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE packaging
         ;;
     fuzz)
         timed "fuzz" bash scripts/fuzz.sh build-asan "${FUZZ_SECONDS:-60}"

@@ -103,24 +103,14 @@ void JsonArgs::addString(std::string_view k, std::string_view value)
     appendJsonString(m_text, value);
 }
 
-ChromeJsonWriter::ChromeJsonWriter(std::string path)
-    : m_path(std::move(path)), m_partial(m_path + ".partial")
-{}
+ChromeJsonWriter::ChromeJsonWriter(std::string path) : m_file(std::move(path)) {}
 
-ChromeJsonWriter::~ChromeJsonWriter()
-{
-    if (m_file) {
-        std::fclose(m_file);
-        std::error_code ec;
-        std::filesystem::remove(m_partial, ec);
-    }
-}
+ChromeJsonWriter::~ChromeJsonWriter() = default;
 
 Result<bool> ChromeJsonWriter::open()
 {
-    m_file = std::fopen(m_partial.c_str(), "wb");
-    if (!m_file)
-        return fileError(m_path, "cannot be created");
+    if (auto opened = m_file.open(); !opened)
+        return opened;
     m_buffer.reserve(kFlushBytes + 4096);
     m_buffer = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
     return true;
@@ -128,12 +118,7 @@ Result<bool> ChromeJsonWriter::open()
 
 void ChromeJsonWriter::flushIfFull()
 {
-    if (m_buffer.size() < kFlushBytes)
-        return;
-    if (std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) != m_buffer.size())
-        m_failed = true;
-    m_written += m_buffer.size();
-    m_buffer.clear();
+    m_file.flushIfFull(m_buffer, kFlushBytes);
 }
 
 void ChromeJsonWriter::beginEvent()
@@ -256,22 +241,10 @@ void ChromeJsonWriter::flow(bool start, int64_t pid, int64_t tid, TimePs time, u
 
 Result<uint64_t> ChromeJsonWriter::finish()
 {
-    if (!m_file)
-        return fileError(m_path, "was not opened");
+    if (!m_file.isOpen())
+        return fileError(m_file.path(), "was not opened");
     m_buffer += "\n]}\n";
-    const bool wrote = std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) == m_buffer.size();
-    m_written += m_buffer.size();
-    m_buffer.clear();
-    const bool closed = std::fclose(m_file) == 0;
-    m_file = nullptr;
-    std::error_code ec;
-    if (wrote && closed && !m_failed)
-        std::filesystem::rename(m_partial, m_path, ec);
-    if (!wrote || !closed || m_failed || ec) {
-        std::filesystem::remove(m_partial, ec);
-        return fileError(m_path, "could not be written (disk full or no permission?)");
-    }
-    return m_written;
+    return m_file.commit(m_buffer);
 }
 
 } // namespace tracedesk::core

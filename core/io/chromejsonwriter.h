@@ -8,6 +8,7 @@
 // sees a half-written file. Single-threaded.
 
 #include "core/base/result.h"
+#include "core/io/stagedfile.h"
 #include "core/model/types.h"
 
 #include <cstdint>
@@ -70,13 +71,9 @@ private:
     void metadata(int64_t pid, const int64_t *tid, std::string_view name, const std::string &args);
     void flushIfFull();
 
-    std::string m_path;
-    std::string m_partial;
-    std::FILE *m_file = nullptr;
+    StagedFile m_file;
     std::string m_buffer;
-    uint64_t m_written = 0;
     bool m_first = true;
-    bool m_failed = false;
 };
 
 } // namespace tracedesk::core

@@ -89,25 +89,14 @@ KinetoArgs &KinetoArgs::append(std::string_view members)
     return *this;
 }
 
-KinetoJsonWriter::KinetoJsonWriter(std::string path)
-    : m_path(std::move(path))
-    , m_partial(m_path + ".partial")
-{}
+KinetoJsonWriter::KinetoJsonWriter(std::string path) : m_file(std::move(path)) {}
 
-KinetoJsonWriter::~KinetoJsonWriter()
-{
-    if (m_file) {
-        std::fclose(m_file);
-        std::error_code ec;
-        std::filesystem::remove(m_partial, ec);
-    }
-}
+KinetoJsonWriter::~KinetoJsonWriter() = default;
 
 Result<bool> KinetoJsonWriter::open(std::string_view header)
 {
-    m_file = std::fopen(m_partial.c_str(), "wb");
-    if (!m_file)
-        return fileError(m_path, "cannot be created");
+    if (auto opened = m_file.open(); !opened)
+        return opened;
     m_buffer.reserve(kFlushBytes + 4096);
     m_buffer = "{\n";
     m_buffer += header;
@@ -125,12 +114,7 @@ void KinetoJsonWriter::beginEvent()
 
 void KinetoJsonWriter::endEvent()
 {
-    if (m_buffer.size() < kFlushBytes)
-        return;
-    if (std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) != m_buffer.size())
-        m_failed = true;
-    m_written += m_buffer.size();
-    m_buffer.clear();
+    m_file.flushIfFull(m_buffer, kFlushBytes);
 }
 
 std::string &KinetoJsonWriter::beginRaw()
@@ -205,24 +189,12 @@ void KinetoJsonWriter::metadata(std::string_view name, int64_t pid, int64_t tid,
 
 Result<uint64_t> KinetoJsonWriter::finish(std::string_view trailer)
 {
-    if (!m_file)
-        return fileError(m_path, "was not opened");
+    if (!m_file.isOpen())
+        return fileError(m_file.path(), "was not opened");
     m_buffer += "\n],\n";
     m_buffer += trailer;
     m_buffer += "\n}\n";
-    const bool wrote = std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file) == m_buffer.size();
-    m_written += m_buffer.size();
-    m_buffer.clear();
-    const bool closed = std::fclose(m_file) == 0;
-    m_file = nullptr;
-    std::error_code ec;
-    if (wrote && closed && !m_failed)
-        std::filesystem::rename(m_partial, m_path, ec);
-    if (!wrote || !closed || m_failed || ec) {
-        std::filesystem::remove(m_partial, ec);
-        return fileError(m_path, "could not be written (disk full or no permission?)");
-    }
-    return m_written;
+    return m_file.commit(m_buffer);
 }
 
 } // namespace tracedesk::core

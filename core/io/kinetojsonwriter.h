@@ -11,6 +11,7 @@
 // Single-threaded.
 
 #include "core/base/result.h"
+#include "core/io/stagedfile.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -79,13 +80,9 @@ private:
     void head(std::string_view phase, std::string_view category, std::string_view name, int64_t pid,
               int64_t tid, int64_t timeNs);
 
-    std::string m_path;
-    std::string m_partial;
-    std::FILE *m_file = nullptr;
+    StagedFile m_file;
     std::string m_buffer;
-    uint64_t m_written = 0;
     uint64_t m_events = 0;
-    bool m_failed = false;
 };
 
 } // namespace tracedesk::core

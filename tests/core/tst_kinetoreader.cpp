@@ -15,15 +15,7 @@ using namespace tracedesk::core;
 
 namespace {
 
-std::shared_ptr<Trace> loadText(const std::string &json)
-{
-    auto r = readChromeJsonBytes("test.pt.trace.json", json.data(), json.size(), nullptr, LoadOptions{});
-    if (!r) {
-        qWarning("%s", r.message().c_str());
-        return nullptr;
-    }
-    return r.value();
-}
+using testsupport::loadText;
 
 const Plane *planeNamed(const Trace &t, std::string_view name)
 {

@@ -17,17 +17,7 @@ using namespace tracedesk::core::analysis::pytorch;
 
 namespace {
 
-TracePtr loadText(const std::string &json)
-{
-    LoadControl control;
-    auto r = readChromeJsonBytes("mini.pt.trace.json", json.data(), json.size(), &control,
-                                 LoadOptions{});
-    if (!r) {
-        qWarning("%s", r.message().c_str());
-        return nullptr;
-    }
-    return r.value();
-}
+using testsupport::loadText;
 
 // aten::mm launches two TC gemms, aten::relu three relu kernels, a root-level launch one more
 // relu; one kernel has no correlation and one a correlation without runtime (both orphans).

@@ -5,10 +5,9 @@
 
 #include "core/analysis/pytorch/pytorchmemory.h"
 #include "core/io/chromejsonreader.h"
+#include "support/kinetofixtures.h"
 
 #include <QtTest>
-
-#include <zlib.h>
 
 #include <map>
 
@@ -54,30 +53,6 @@ std::shared_ptr<Trace> load(std::string events)
     return r.value();
 }
 
-QByteArray readMaybeGzip(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray raw = f.readAll();
-    if (!path.endsWith(".gz"))
-        return raw;
-    QByteArray out;
-    z_stream zs{};
-    inflateInit2(&zs, 15 + 32);
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    zs.avail_in = uInt(raw.size());
-    char chunk[1 << 16];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        zs.next_out = reinterpret_cast<Bytef *>(chunk);
-        zs.avail_out = sizeof chunk;
-        rc = inflate(&zs, Z_NO_FLUSH);
-        out.append(chunk, int(sizeof chunk - zs.avail_out));
-    }
-    inflateEnd(&zs);
-    return rc == Z_STREAM_END ? out : QByteArray();
-}
 
 } // namespace
 
@@ -233,7 +208,7 @@ private slots:
                 qint64 peakAlloc = 0, peakReserved = 0;
             };
             std::map<std::string, Dev> expected;
-            const QByteArray bytes = readMaybeGzip(dir.filePath(file));
+            const QByteArray bytes = testsupport::readMaybeGzip(dir.filePath(file));
             QVERIFY2(!bytes.isEmpty(), qPrintable(file));
             for (const QJsonValue &v :
                  QJsonDocument::fromJson(bytes).object().value("traceEvents").toArray()) {

@@ -18,17 +18,7 @@ using namespace tracedesk::core::analysis::pytorch;
 
 namespace {
 
-TracePtr loadText(const std::string &json)
-{
-    LoadControl control;
-    auto r = readChromeJsonBytes("mini.pt.trace.json", json.data(), json.size(), &control,
-                                 LoadOptions{});
-    if (!r) {
-        qWarning("%s", r.message().c_str());
-        return nullptr;
-    }
-    return r.value();
-}
+using testsupport::loadText;
 
 // Two host threads (tid 100 written as number and as string, tid 200) and one GPU with streams
 // 7 and 8. Times in µs.

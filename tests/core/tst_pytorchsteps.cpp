@@ -6,10 +6,9 @@
 
 #include "core/analysis/pytorch/pytorchsteps.h"
 #include "core/io/chromejsonreader.h"
+#include "support/kinetofixtures.h"
 
 #include <QtTest>
-
-#include <zlib.h>
 
 #include <set>
 #include <tuple>
@@ -62,30 +61,6 @@ std::shared_ptr<Trace> load(std::string events)
     return r.value();
 }
 
-QByteArray readMaybeGzip(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray raw = f.readAll();
-    if (!path.endsWith(".gz"))
-        return raw;
-    QByteArray out;
-    z_stream zs{};
-    inflateInit2(&zs, 15 + 32);
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.data()));
-    zs.avail_in = uInt(raw.size());
-    char chunk[1 << 16];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        zs.next_out = reinterpret_cast<Bytef *>(chunk);
-        zs.avail_out = sizeof chunk;
-        rc = inflate(&zs, Z_NO_FLUSH);
-        out.append(chunk, int(sizeof chunk - zs.avail_out));
-    }
-    inflateEnd(&zs);
-    return rc == Z_STREAM_END ? out : QByteArray();
-}
 
 const QStringList kKinetoPrefixes = {"kineto__resnet50", "tracelens__h100", "tracelens__b200",
                                      "hta__", "tracelens__mi300"};
@@ -221,7 +196,7 @@ private slots:
             if (!std::any_of(kKinetoPrefixes.begin(), kKinetoPrefixes.end(),
                              [&](const QString &p) { return file.startsWith(p); }))
                 continue;
-            const QByteArray bytes = readMaybeGzip(dir.filePath(file));
+            const QByteArray bytes = testsupport::readMaybeGzip(dir.filePath(file));
             QVERIFY2(!bytes.isEmpty(), qPrintable(file));
             const QJsonArray events =
                 QJsonDocument::fromJson(bytes).object().value("traceEvents").toArray();

@@ -10,7 +10,11 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include "core/io/chromejsonreader.h"
+
 #include <zlib.h>
+
+#include <memory>
 
 #include <string>
 
@@ -82,6 +86,20 @@ inline QByteArray readMaybeGzip(const QString &path)
 inline QJsonObject readFixtureObject(const QString &path)
 {
     return QJsonDocument::fromJson(readMaybeGzip(path)).object();
+}
+
+// A Chrome JSON / Kineto text written by a test, loaded through the real reader (null, with
+// the reader's message as a warning, when it refuses the text).
+inline std::shared_ptr<tracedesk::core::Trace> loadText(const std::string &json)
+{
+    using namespace tracedesk::core;
+    auto r = readChromeJsonBytes("test.pt.trace.json", json.data(), json.size(), nullptr,
+                                 LoadOptions{});
+    if (!r) {
+        qWarning("%s", r.message().c_str());
+        return nullptr;
+    }
+    return r.value();
 }
 
 } // namespace testsupport

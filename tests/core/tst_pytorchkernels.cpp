@@ -70,6 +70,7 @@ class TestPytorchKernels : public QObject
     Q_OBJECT
 
 private slots:
+    void tensorCoreKernelNames();
     void byName();
     void byProperties();
     void gpuOnly();
@@ -266,6 +267,18 @@ void TestPytorchKernels::realFixtures()
         ++checked;
     }
     QVERIFY(checked > 0);
+}
+
+// The plugin's Volta-Ampere names, and the Hopper / Blackwell / CUTLASS ones added to them.
+void TestPytorchKernels::tensorCoreKernelNames()
+{
+    QVERIFY(usesTensorCores("volta_h884gemm_64x64_ldg8_nn"));
+    QVERIFY(usesTensorCores("sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32"));
+    QVERIFY(usesTensorCores("nvjet_tst_64x64_64x16_2x1_2cta_v_bz_bias_TNT"));
+    QVERIFY(usesTensorCores("cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x2_tn_align8"));
+    QVERIFY(usesTensorCores("sm90_gmma_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64"));
+    QVERIFY(!usesTensorCores("void at::native::vectorized_elementwise_kernel<4>"));
+    QVERIFY(!usesTensorCores("volta_sgemm_128x64_nn"));
 }
 
 QTEST_GUILESS_MAIN(TestPytorchKernels)

@@ -7,7 +7,15 @@ namespace tracedesk::core::analysis::pytorch {
 
 namespace {
 
-constexpr std::string_view kTensorCoreKernelPatterns[] = {"h884",
+// The plugin's list (NVIDIA PyProf, Volta to Ampere), plus the names of the kernels that do
+// the same on Hopper and Blackwell and in CUTLASS: cuBLASLt's `nvjet_*`, CUTLASS `*tensorop*`
+// and `*wmma*`, and warpgroup `gmma` kernels. Without them a bf16 model on an H100 or B200
+// reads as using no Tensor Cores and is told to enable mixed precision.
+constexpr std::string_view kTensorCoreKernelPatterns[] = {"nvjet",
+                                                          "tensorop",
+                                                          "wmma",
+                                                          "gmma",
+                                                          "h884",
                                                           "s884",
                                                           "h1688",
                                                           "s1688",

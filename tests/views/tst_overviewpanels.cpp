@@ -28,6 +28,7 @@ private slots:
     void overviewPanel();
     void inputPipelinePanel();
     void clearing();
+    void noChartWithoutSteps();
 
 private:
     void shot(QWidget *w, const QString &name);
@@ -134,6 +135,30 @@ void TestOverviewPanels::clearing()
     QCOMPARE(o.topOpsModel()->rowCount(), 0);
     QCOMPARE(i.opsModel()->rowCount(), 0);
     QVERIFY(!o.isComputing());
+}
+
+// The TPU inference profile has no steps: the overview says so and draws no step chart.
+void TestOverviewPanels::noChartWithoutSteps()
+{
+    const QString path = QStringLiteral(TRACEDESK_SHARED_FIXTURES)
+                         + "/xspace/xprof_tpu_inference_2/tpu_inference_2.xplane.pb";
+    if (!QFile::exists(path))
+        QSKIP("shared TPU fixture not found (shared/fixtures/real)");
+    auto trace = core::loadTrace(path.toStdString());
+    QVERIFY(trace);
+    auto cache = std::make_shared<AnalysisCache>(trace.value());
+    QCOMPARE(overviewPage(*cache)->stepCount, 0);
+    OverviewPanel panel;
+    panel.resize(1400, 1800);
+    panel.show();
+    QSignalSpy done(&panel, &OverviewPanel::computed);
+    panel.setAnalyses(cache);
+    QVERIFY(done.wait(60000));
+    QVERIFY(!panel.stepChart()->isVisibleTo(&panel));
+    // A profile with steps shows it again in the same panel.
+    panel.setAnalyses(m_cache);
+    QVERIFY(done.wait(60000));
+    QVERIFY(panel.stepChart()->isVisibleTo(&panel));
 }
 
 QTEST_MAIN(TestOverviewPanels)

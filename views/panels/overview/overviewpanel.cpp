@@ -109,7 +109,8 @@ OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(makeCard(tr("Recommendation for next step"), m_recommendation, body));
     m_chart = new StepTimeChart(body);
     m_chart->setMinimumHeight(300);
-    layout->addWidget(makeCard(tr("Step-time graph"), m_chart, body));
+    m_chartCard = makeCard(tr("Step-time graph"), m_chart, body);
+    layout->addWidget(m_chartCard);
 
     m_topOps = new AnalysisTableModel({tr("Op"), tr("Type"), tr("Occurrences"), tr("Self time (%)"),
                                        tr("Cumulative (%)"), tr("GFLOP/s"),
@@ -273,6 +274,8 @@ void OverviewPanel::showPage()
     for (const auto &i : p.diagnostics.info)
         d << QString::fromStdString(i).toHtmlEscaped();
     m_diagnostics->setText(d.isEmpty() ? tr("No diagnostics.") : d.join(QStringLiteral("<br>")));
+    // A profile without steps gets no empty chart: the summary already says why.
+    m_chartCard->setVisible(p.input && p.stepCount > 0);
     if (p.input)
         fillStepChart(m_chart, *p.input, tr("Step time by category (ms)"));
 }

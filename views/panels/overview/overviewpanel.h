@@ -66,6 +66,7 @@ private:
     QLabel *m_environment = nullptr;
     QLabel *m_diagnostics = nullptr;
     StepTimeChart *m_chart = nullptr;
+    QWidget *m_chartCard = nullptr;   // the chart's card, hidden without steps
     AnalysisTableModel *m_topOps = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QTableView *m_table = nullptr;

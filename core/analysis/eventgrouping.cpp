@@ -1,6 +1,10 @@
 #include "core/analysis/eventgrouping.h"
 
+#include "core/analysis/eventforest.h"
+#include "core/base/cancel.h"
+
 #include <algorithm>
+#include <queue>
 #include <unordered_map>
 
 namespace tracedesk::core::analysis {
@@ -22,12 +26,142 @@ bool spaceIsGrouped(const Trace &trace)
     return false;
 }
 
-struct Candidate
+bool isImplicitRoot(std::string_view name)
 {
-    int64_t level;
-    SliceRef slice;
-    TimePs start;
+    return name == "FunctionRun" || name == "SessionRun" || name == "RunGraph"
+           || name == "ExecutorState::Process";
+}
+
+// Marks nodes seen by one breadth-first walk; a new walk starts by bumping the epoch, so no
+// per-walk set is allocated (a group can reach millions of slices).
+class Visited
+{
+public:
+    explicit Visited(uint32_t size) : m_stamp(size, 0) {}
+    void next() { ++m_epoch; }
+    bool insert(uint32_t node)
+    {
+        if (m_stamp[node] == m_epoch)
+            return false;
+        m_stamp[node] = m_epoch;
+        return true;
+    }
+
+private:
+    std::vector<uint32_t> m_stamp;
+    uint32_t m_epoch = 0;
 };
+
+// XProf's RootNeedsGrouping: not grouped yet, and no ancestor is a root of the same level.
+bool needsGrouping(const EventForest &forest, uint32_t root, int64_t level,
+                   const std::vector<int32_t> &group,
+                   const std::unordered_map<uint32_t, int64_t> &levels, Visited &seen)
+{
+    if (group[root] >= 0)
+        return false;
+    seen.next();
+    seen.insert(root);
+    std::queue<uint32_t> queue;
+    for (uint32_t p : forest.parents(root)) {
+        if (seen.insert(p))
+            queue.push(p);
+    }
+    while (!queue.empty()) {
+        const uint32_t n = queue.front();
+        queue.pop();
+        auto it = levels.find(n);
+        if (it != levels.end() && it->second == level)
+            return false;
+        for (uint32_t p : forest.parents(n)) {
+            if (seen.insert(p))
+                queue.push(p);
+        }
+    }
+    return true;
+}
+
+// XProf's PropagateGroupId: breadth-first from the root; a grouped node stops the walk.
+void propagate(const EventForest &forest, uint32_t root, int32_t id, std::vector<int32_t> &group,
+               Visited &seen)
+{
+    seen.next();
+    seen.insert(root);
+    std::queue<uint32_t> queue;
+    queue.push(root);
+    while (!queue.empty()) {
+        const uint32_t n = queue.front();
+        queue.pop();
+        if (group[n] >= 0)
+            continue;
+        group[n] = id;
+        for (uint32_t c : forest.children(n)) {
+            if (seen.insert(c))
+                queue.push(c);
+        }
+    }
+}
+
+// XProf's GetGroupName: graph_type (on the root or an ancestor), else the root's name unless
+// it is implicit; then iter_num, else step_num, else the group id.
+std::string groupName(const Trace &trace, const EventForest &forest, uint32_t root, int64_t id)
+{
+    std::string name;
+    bool hasGraphType = false;
+    const std::string graphType = forest.contextString(root, "graph_type", &hasGraphType);
+    const std::string_view own = trace.name(forest.slice(root));
+    if (hasGraphType)
+        name = graphType + " ";
+    else if (!isImplicitRoot(own))
+        name = std::string(own) + " ";
+    int64_t number = forest.contextInt(root, "iter_num");
+    if (number == kNoValue)
+        number = forest.contextInt(root, "step_num");
+    return name + std::to_string(number == kNoValue ? id : number);
+}
+
+bool isGpuPlane(std::string_view name)
+{
+    return name.starts_with("/device:GPU:");
+}
+
+// XProf's ProcessUngroupedEvents and DeriveStepEventsFromGroups for one GPU plane.
+void deriveGpuSteps(const Trace &trace, uint32_t planeIndex, StepGroups &out)
+{
+    struct Item
+    {
+        TimePs begin, end;
+        SliceRef slice;
+    };
+    std::vector<Item> items;
+    for (uint32_t t : trace.planes[planeIndex].tracks) {
+        const Track &track = trace.tracks[t];
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            for (uint32_t i = 0; i < track.rows[r].size(); ++i)
+                items.push_back({track.rows[r].start[i], track.rows[r].end(i), {t, r, i}});
+        }
+    }
+    std::stable_sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+    });
+    int32_t latest = -1;
+    bool open = false;
+    for (const Item &it : items) {
+        int32_t &g = out.computed[it.slice.track][it.slice.row][it.slice.index];
+        if (g >= 0)
+            latest = g;
+        else if (latest >= 0)
+            g = latest;
+        if (g < 0)
+            continue;
+        StepGroups::DeviceStep *last = open ? &out.deviceSteps.back() : nullptr;
+        if (last && last->group == g) {
+            last->duration = std::max(last->begin + last->duration, it.end) - last->begin;
+        } else {
+            out.deviceSteps.push_back({planeIndex, g, it.begin, it.end - it.begin});
+            open = true;
+        }
+    }
+}
 
 } // namespace
 
@@ -63,103 +197,60 @@ StepGroups computeStepGroups(const Trace &trace)
         for (size_t r = 0; r < track.rows.size(); ++r)
             out.computed[t][r].assign(track.rows[r].size(), -1);
     }
-
-    StringId rootKey = kEmptyString, traceContext = kEmptyString;
-    const bool hasRootKey = trace.strings.find("_r", &rootKey);
-    const bool hasTraceContext = trace.strings.find("TraceContext", &traceContext);
-    if (!hasRootKey && !hasTraceContext)
+    // Without a root stat, TraceContext or an executor slice nothing can start a group: skip
+    // building the forest (Chrome JSON and Kineto traces end here).
+    StringId unused = kEmptyString;
+    if (!trace.strings.find("_r", &unused) && !trace.strings.find("TraceContext", &unused)
+        && !trace.strings.find("ExecutorState::Process", &unused))
         return out;
 
-    // Root level per kind from metadata stats; events may still carry their own `_r`.
-    std::vector<int64_t> kindLevel(trace.kinds.size(), 0);
-    for (size_t k = 0; k < trace.kinds.size(); ++k) {
-        ArgValue v;
-        if (hasRootKey && trace.metaArgs.find(trace.kinds[k].stats, rootKey, &v))
-            kindLevel[k] = v.asInt();
-        else if (hasTraceContext && trace.kinds[k].name == traceContext)
-            kindLevel[k] = 1;
-    }
-
-    std::vector<Candidate> candidates;
-    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const Track &track = trace.tracks[t];
-        if (trace.planes[track.plane].kind != PlaneKind::Host)
-            continue;
-        for (uint32_t r = 0; r < track.rows.size(); ++r) {
-            const Row &row = track.rows[r];
-            for (uint32_t i = 0; i < row.size(); ++i) {
-                int64_t level = kindLevel[row.kind[i]];
-                ArgValue v;
-                if (hasRootKey && row.argsAt(i) != kNoArgs
-                    && track.args.find(row.argsAt(i), rootKey, &v))
-                    level = v.asInt();
-                if (level > 0)
-                    candidates.push_back({level, {t, r, i}, row.start[i]});
-            }
-        }
-    }
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
-        if (a.level != b.level)
-            return a.level > b.level;
-        return a.start < b.start;
-    });
-
-    StringId stepNumKey = kEmptyString;
-    trace.strings.find("step_num", &stepNumKey);
-    std::unordered_map<int64_t, int32_t> correlationGroup;
-    for (const Candidate &c : candidates) {
-        auto &own = out.computed[c.slice.track][c.slice.row][c.slice.index];
-        if (own >= 0)
-            continue;
-        const auto group = int32_t(out.groupCount++);
-        own = group;
-        const Track &track = trace.tracks[c.slice.track];
-        const TimePs begin = trace.start(c.slice);
-        const TimePs end = begin + trace.duration(c.slice);
-        // Descendants: every deeper slice inside the root's span on the same thread.
-        for (uint32_t r = c.slice.row; r < track.rows.size(); ++r) {
-            const Row &row = track.rows[r];
-            auto it = std::lower_bound(row.start.begin(), row.start.end(), begin);
-            for (size_t i = size_t(it - row.start.begin()); i < row.size() && row.start[i] < end; ++i) {
-                if (row.end(i) > end || (r == c.slice.row && i == c.slice.index))
-                    continue;
-                auto &g = out.computed[c.slice.track][r][i];
-                if (g < 0) {
-                    g = group;
-                    const int64_t corr = trace.side({c.slice.track, r, uint32_t(i)},
-                                                    SideColumn::CorrelationId);
-                    if (corr != kNoValue)
-                        correlationGroup.emplace(corr, group);
-                }
-            }
-        }
-        out.roots.push_back(c.slice);
-        int64_t stepNum = trace.side(c.slice, SideColumn::StepNum);
-        std::string name(trace.name(c.slice));
-        if (name == "FunctionRun" || name == "SessionRun" || name == "RunGraph"
-            || name == "ExecutorState::Process")
-            name.clear();
-        name += (name.empty() ? "" : " ")
-                + std::to_string(stepNum != kNoValue ? stepNum : int64_t(group));
-        out.names.push_back(std::move(name));
-    }
-
-    if (correlationGroup.empty())
+    const EventForest forest(trace);
+    if (forest.hasLoopOps() || forest.size() == 0)
         return out;
-    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
-        const Track &track = trace.tracks[t];
-        if (trace.planes[track.plane].kind != PlaneKind::Device)
-            continue;
-        for (uint32_t r = 0; r < track.rows.size(); ++r) {
-            for (uint32_t i = 0; i < track.rows[r].size(); ++i) {
-                const int64_t corr = trace.side({t, r, i}, SideColumn::CorrelationId);
-                if (corr == kNoValue)
-                    continue;
-                auto it = correlationGroup.find(corr);
-                if (it != correlationGroup.end())
-                    out.computed[t][r][i] = it->second;
-            }
+    std::vector<int32_t> group(forest.size(), -1);
+    std::unordered_map<uint32_t, int64_t> levels(forest.roots().begin(), forest.roots().end());
+    Visited seen(forest.size());
+
+    const auto processRoot = [&](uint32_t root) {
+        checkCancelled();
+        const auto id = int32_t(out.groupCount++);
+        propagate(forest, root, id, group, seen);
+        const std::string_view name = trace.name(forest.slice(root));
+        out.roots.push_back(forest.slice(root));
+        out.names.push_back(groupName(trace, forest, root, id));
+        out.stepNamed.push_back(!isImplicitRoot(name));
+    };
+    if (!forest.loopRoots().empty()) {
+        for (uint32_t root : forest.loopRoots())
+            processRoot(root);
+    } else {
+        std::vector<std::pair<uint32_t, int64_t>> roots;
+        for (const auto &[node, level] : forest.roots()) {
+            const int64_t stepId = forest.intStat(node, "id");
+            if (stepId == kNoValue || !forest.isTfDataStep(stepId))
+                roots.push_back({node, level});
         }
+        std::stable_sort(roots.begin(), roots.end(), [&](const auto &a, const auto &b) {
+            if (a.second != b.second)
+                return a.second > b.second;
+            return trace.start(forest.slice(a.first)) < trace.start(forest.slice(b.first));
+        });
+        for (const auto &[node, level] : roots) {
+            if (needsGrouping(forest, node, level, group, levels, seen))
+                processRoot(node);
+        }
+    }
+    for (uint32_t n = 0; n < forest.size(); ++n) {
+        const SliceRef s = forest.slice(n);
+        out.computed[s.track][s.row][s.index] = group[n];
+    }
+    if (out.groupCount == 0)
+        return out;
+    for (uint32_t p = 0; p < trace.planes.size(); ++p) {
+        checkCancelled();
+        const Plane &plane = trace.planes[p];
+        if (plane.kind == PlaneKind::Device && isGpuPlane(trace.string(plane.name)))
+            deriveGpuSteps(trace, p, out);
     }
     return out;
 }

@@ -4,15 +4,19 @@
 //
 // A space saved after XProf's grouping carries `group_id` on its events; the store keeps it in
 // the GroupId side column and this class simply reads it. An ungrouped space (plain JAX with
-// StepTraceAnnotation, or raw TraceMe captures) is grouped here with the core of XProf's rules:
-// root events (stat `_r`, or `TraceContext`) on host threads are the candidates, taken by level
-// descending then start; each ungrouped candidate starts a group that spreads to every slice it
-// contains on its thread, and from host launches to device kernels with the same
-// correlation_id. Cross-thread producer/consumer links and TF loop iterations are not followed.
+// StepTraceAnnotation, TensorFlow graph-mode captures, raw TraceMe captures) is grouped here as
+// XProf's GroupTfEvents does, over an EventForest (eventforest.h: nesting per thread,
+// producer/consumer links across threads, launch -> kernel by correlation id, TF loops): TF loop
+// iterations are the groups when there are any; otherwise root slices (`_r`, `TraceContext`),
+// taken by level descending then start, each start a group unless already grouped or below an
+// ancestor root of the same level; a group spreads breadth-first to every ungrouped descendant.
+// Then, per GPU plane, ungrouped slices take the group of the latest grouped slice before them
+// and the `Steps` line XProf derives is computed (consecutive slices of one group merge).
+// TPU planes are not grouped here; a space with TF loop ops is not grouped at all.
 //
 // Immutable once built; share it read-only across threads. Invariant: `computed` is empty when
 // `fromFile`; otherwise it holds one vector per track, one per row, one entry per slice (-1 when
-// the slice has no group).
+// the slice has no group), and roots/names/stepNamed have one entry per group.
 
 #include "core/analysis/analysiscache.h"
 #include "core/model/trace.h"
@@ -30,6 +34,18 @@ struct StepGroups
     std::vector<std::vector<std::vector<int32_t>>> computed;
     std::vector<SliceRef> roots;    // computed groups: the root slice of group i
     std::vector<std::string> names; // computed groups: the group name of group i
+    // computed groups: the root gets XProf's `step_name` stat (it is not an implicit root such
+    // as SessionRun or ExecutorState::Process), which makes it a host step marker
+    std::vector<uint8_t> stepNamed;
+    // computed groups: the `Steps` line XProf derives on each GPU plane
+    struct DeviceStep
+    {
+        uint32_t plane = 0;         // index into Trace::planes
+        int64_t group = 0;
+        TimePs begin = 0;
+        TimePs duration = 0;
+    };
+    std::vector<DeviceStep> deviceSteps;
 
     bool isRoot(SliceRef s) const;
 };

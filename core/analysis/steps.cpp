@@ -1,4 +1,5 @@
 #include "core/analysis/steps.h"
+#include "core/base/cancel.h"
 
 #include <algorithm>
 #include <bit>
@@ -310,13 +311,21 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
 
         // Device planes: markers and events, kept per plane only for groups with a marker there.
         std::unordered_set<int64_t> deviceGroups;
-        for (const Plane &p : trace.planes) {
+        for (uint32_t pi = 0; pi < trace.planes.size(); ++pi) {
+            checkCancelled();
+            const Plane &p = trace.planes[pi];
             const std::string_view pname = trace.string(p.name);
             if (p.kind != PlaneKind::Device || pname.starts_with("/device:TPU")
                 || pname.starts_with("/device:CUSTOM"))
                 continue;
             std::unordered_map<int64_t, Marker> markers;
-            for (uint32_t ti : p.tracks) {
+            // Grouped here: the Steps line XProf derives after grouping (eventgrouping.h).
+            for (const StepGroups::DeviceStep &d : groups.deviceSteps) {
+                if (d.plane == pi)
+                    markers[d.group].offer(d.begin, d.duration, groups.names[size_t(d.group)]);
+            }
+            const std::vector<uint32_t> none;
+            for (uint32_t ti : groups.fromFile ? p.tracks : none) {
                 const Track &t = trace.tracks[ti];
                 if (!isStepsLine(trace, t))
                     continue;
@@ -383,6 +392,7 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
 
         // Host threads.
         for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+            checkCancelled();
             const Track &t = trace.tracks[ti];
             const Plane &p = trace.planes[t.plane];
             if (p.kind != PlaneKind::Host || trace.string(p.name) == "/host:metadata")
@@ -424,6 +434,7 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                             stepName = v.type == ArgType::StringRef ? trace.string(v.str) : v.s;
                     }
                     const bool computedRoot = !groups.fromFile && size_t(g) < groups.roots.size()
+                                              && groups.stepNamed[size_t(g)]
                                               && groups.roots[size_t(g)] == SliceRef{ti, r, uint32_t(i)};
                     if (computedRoot && stepName.empty())
                         stepName = groups.names[size_t(g)];

@@ -2,8 +2,9 @@
 
 // StepDb: the steps of a profile and where their time went (FORMATS.md 2.2-2.4).
 //
-// GPU/CPU: per step (group), the longest device step marker (`Steps` line) and the longest
-// host step marker (`train*`/`test*`/`TraceContext`, or a group root) give the step span; host
+// GPU/CPU: per step (group), the longest device step marker (`Steps` line; for a space grouped
+// here, the Steps line XProf would derive from the groups) and the longest host step marker
+// (`train*`/`test*`/`TraceContext`, or a group root with a step name) give the step span; host
 // and device events of the step are swept into non-overlapping intervals where the
 // higher-priority EventType owns overlapping time, clipped to the span; uncovered time is
 // UnknownTime. TPU: the `Steps` line of each TensorCore plane, with the self time of its

@@ -301,11 +301,23 @@ void TestSteps::ungroupedRootsAreGrouped()
     QVERIFY(!groups->fromFile);
     QCOMPARE(groups->groupCount, int64_t(2));
     QCOMPARE(groups->names[0], std::string("train 40"));
-    auto db = stepDb(cache);
-    // No device Steps line: device events have no marker, so XProf keeps no GPU step.
-    QVERIFY(db->steps.empty());
     QCOMPARE(groups->computed[stream][0][0], 0);
     QCOMPARE(groups->computed[stream][0][1], 1);
+    // XProf derives a device Steps line from the groups (kernel s: [base + 300, base + 2300)).
+    // `train` is not an implicit root, so it gets step_name and is the host marker; it contains
+    // the device marker, so the step is the root's span: 5000 = 2000 kernel + 100 launch
+    // (HOST_PREPARE) + 2900 unknown.
+    auto db = stepDb(cache);
+    QCOMPARE(db->steps.size(), size_t(2));
+    for (int s = 0; s < 2; ++s) {
+        const StepInfo &st = db->steps[size_t(s)];
+        QCOMPARE(st.name, "train " + std::to_string(40 + s));
+        QCOMPARE(st.begin, TimePs(10000 * s));
+        QCOMPARE(st.duration, TimePs(5000));
+        QCOMPARE(st.type(EventType::DeviceCompute32), TimePs(2000));
+        QCOMPARE(st.type(EventType::HostPrepare), TimePs(100));
+        QCOMPARE(st.type(EventType::UnknownTime), TimePs(2900));
+    }
 }
 
 void TestSteps::memcpyNames()

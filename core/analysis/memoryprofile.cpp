@@ -163,39 +163,56 @@ AllocatorProfile finishAllocatorProfile(std::string host, std::string memoryId,
     AllocatorProfile p;
     p.host = std::move(host);
     p.memoryId = std::move(memoryId);
-    std::stable_sort(snapshots.begin(), snapshots.end(),
-                     [](const MemorySnapshot &a, const MemorySnapshot &b) { return a.time < b.time; });
-    int64_t lastStep = -1;
-    std::unordered_map<uint64_t, size_t> lastAllocation;
+
+    // XProf updates the summary while it reads the events, before sorting them: the lifetime
+    // peak is the last event's `peak_bytes_in_use`, and the window peak is the last event whose
+    // stack + heap reaches the running maximum (which starts at 0).
+    MemoryProfileSummary &sum = p.summary;
+    size_t peakRead = snapshots.size();
     for (size_t i = 0; i < snapshots.size(); ++i) {
-        MemorySnapshot &s = snapshots[i];
+        const MemoryStats &stats = snapshots[i].stats;
+        sum.peakBytesLifetime = stats.peakBytesInUse;
+        if (stats.inUse() >= sum.peakBytesInWindow) {
+            sum.peakBytesInWindow = stats.inUse();
+            peakRead = i;
+        }
+    }
+    std::vector<size_t> order(snapshots.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return snapshots[a].time < snapshots[b].time;
+    });
+    p.snapshots.reserve(snapshots.size());
+    for (size_t i : order) {
+        if (i == peakRead)
+            sum.peakSnapshot = int64_t(p.snapshots.size());
+        p.snapshots.push_back(std::move(snapshots[i]));
+    }
+
+    int64_t lastStep = -1;
+    // Outstanding allocation per address: the first one is kept until a deallocation takes it.
+    std::unordered_map<uint64_t, size_t> outstanding;
+    for (size_t i = 0; i < p.snapshots.size(); ++i) {
+        MemorySnapshot &s = p.snapshots[i];
         if (s.stepId == -1)
             s.stepId = lastStep + 1;
         else
             lastStep = s.stepId;
         if (s.activity == MemoryActivity::Allocation) {
-            lastAllocation[s.address] = i;
-            ++p.summary.allocations;
+            outstanding.try_emplace(s.address, i);
+            ++sum.allocations;
         } else if (s.activity == MemoryActivity::Deallocation) {
-            ++p.summary.deallocations;
-            auto it = lastAllocation.find(s.address);
-            if (it != lastAllocation.end()) {
-                const MemorySnapshot &a = snapshots[it->second];
+            ++sum.deallocations;
+            auto it = outstanding.find(s.address);
+            if (it != outstanding.end()) {
+                const MemorySnapshot &a = p.snapshots[it->second];
                 s.opName = a.opName;
                 s.regionType = a.regionType;
                 s.dataType = a.dataType;
                 s.shape = a.shape;
+                outstanding.erase(it);
             }
-        }
-    }
-    p.snapshots = std::move(snapshots);
-    MemoryProfileSummary &sum = p.summary;
-    for (size_t i = 0; i < p.snapshots.size(); ++i) {
-        const MemorySnapshot &s = p.snapshots[i];
-        sum.peakBytesLifetime = s.stats.peakBytesInUse;
-        if (sum.peakSnapshot < 0 || s.stats.inUse() >= sum.peakBytesInWindow) {
-            sum.peakBytesInWindow = s.stats.inUse();
-            sum.peakSnapshot = int64_t(i);
         }
     }
     if (sum.peakSnapshot >= 0) {
@@ -230,62 +247,71 @@ MemoryProfileSet computeMemoryProfiles(const Trace &trace)
             keys[size_t(s)] = ~StringId(0);
     }
     std::map<Key, std::vector<MemorySnapshot>> byAllocator;
+    // Snapshots in XProf's reading order (finishAllocatorProfile's summary depends on it): lines
+    // in file order, events of a line by time (rows split one line by depth).
+    std::vector<std::pair<TimePs, RowPosition>> lineEvents;
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
         const Plane &plane = trace.planes[track.plane];
         if (trace.string(plane.name) != "/host:CPU")
             continue;
+        lineEvents.clear();
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
             const Row &row = track.rows[r];
             for (uint32_t i = 0; i < row.size(); ++i) {
-                const uint8_t activity = kindActivity[row.kind[i]];
-                if (!activity)
-                    continue;
-                MemorySnapshot s;
-                s.time = row.start[i];
-                s.activity = MemoryActivity(activity);
-                std::array<bool, kStatCount> seen{};
-                std::string allocator, index;
-                int64_t dataType = 0;
-                trace.forEachArg({t, r, i}, [&](const ArgValue &v) {
-                    int stat = -1;
-                    for (int k = 0; k < kStatCount; ++k) {
-                        if (keys[size_t(k)] == v.key) {
-                            stat = k;
-                            break;
-                        }
-                    }
-                    if (stat < 0 || seen[size_t(stat)])
-                        return;     // the event's own value wins over its metadata's
-                    seen[size_t(stat)] = true;
-                    switch (stat) {
-                    case kAllocatorName: allocator = argText(trace, v); break;
-                    case kIndexOnHost:
-                    case kDeviceOrdinal:
-                        if (index.empty())
-                            index = argText(trace, v);
-                        break;
-                    case kBytesReserved: s.stats.stackReservedBytes = v.asInt(); break;
-                    case kBytesAllocated: s.stats.heapAllocatedBytes = v.asInt(); break;
-                    case kBytesAvailable: s.stats.freeMemoryBytes = v.asInt(); break;
-                    case kFragmentation: s.stats.fragmentation = v.asDouble(); break;
-                    case kPeakBytesInUse: s.stats.peakBytesInUse = v.asInt(); break;
-                    case kRequestedBytes: s.requestedBytes = v.asInt(); break;
-                    case kAllocationBytes: s.allocationBytes = v.asInt(); break;
-                    case kAddr: s.address = v.type == ArgType::UInt ? v.u : uint64_t(v.asInt()); break;
-                    case kTfOp: s.opName = argText(trace, v); break;
-                    case kRegionType: s.regionType = argText(trace, v); break;
-                    case kDataType: dataType = v.asInt(); break;
-                    case kShape: s.shape = argText(trace, v); break;
-                    case kGroupId: s.stepId = v.asInt(); break;
-                    default: break;
-                    }
-                });
-                s.dataType = tfDataTypeName(dataType);
-                const Key key{std::string(trace.string(plane.host)),
-                              !allocator.empty() ? allocator : index};
-                byAllocator[key].push_back(std::move(s));
+                if (kindActivity[row.kind[i]])
+                    lineEvents.push_back({row.start[i], {r, i}});
             }
+        }
+        std::stable_sort(lineEvents.begin(), lineEvents.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (const auto &[time, pos] : lineEvents) {
+            const uint32_t r = pos.row, i = pos.index;
+            MemorySnapshot s;
+            s.time = time;
+            const uint8_t activity = kindActivity[track.rows[r].kind[i]];
+            s.activity = MemoryActivity(activity);
+            std::array<bool, kStatCount> seen{};
+            std::string allocator, index;
+            int64_t dataType = 0;
+            trace.forEachArg({t, r, i}, [&](const ArgValue &v) {
+                int stat = -1;
+                for (int k = 0; k < kStatCount; ++k) {
+                    if (keys[size_t(k)] == v.key) {
+                        stat = k;
+                        break;
+                    }
+                }
+                if (stat < 0 || seen[size_t(stat)])
+                    return;     // the event's own value wins over its metadata's
+                seen[size_t(stat)] = true;
+                switch (stat) {
+                case kAllocatorName: allocator = argText(trace, v); break;
+                case kIndexOnHost:
+                case kDeviceOrdinal:
+                    if (index.empty())
+                        index = argText(trace, v);
+                    break;
+                case kBytesReserved: s.stats.stackReservedBytes = v.asInt(); break;
+                case kBytesAllocated: s.stats.heapAllocatedBytes = v.asInt(); break;
+                case kBytesAvailable: s.stats.freeMemoryBytes = v.asInt(); break;
+                case kFragmentation: s.stats.fragmentation = v.asDouble(); break;
+                case kPeakBytesInUse: s.stats.peakBytesInUse = v.asInt(); break;
+                case kRequestedBytes: s.requestedBytes = v.asInt(); break;
+                case kAllocationBytes: s.allocationBytes = v.asInt(); break;
+                case kAddr: s.address = v.type == ArgType::UInt ? v.u : uint64_t(v.asInt()); break;
+                case kTfOp: s.opName = argText(trace, v); break;
+                case kRegionType: s.regionType = argText(trace, v); break;
+                case kDataType: dataType = v.asInt(); break;
+                case kShape: s.shape = argText(trace, v); break;
+                case kGroupId: s.stepId = v.asInt(); break;
+                default: break;
+                }
+            });
+            s.dataType = tfDataTypeName(dataType);
+            const Key key{std::string(trace.string(plane.host)),
+                          !allocator.empty() ? allocator : index};
+            byAllocator[key].push_back(std::move(s));
         }
     }
     for (auto &[key, snapshots] : byAllocator)

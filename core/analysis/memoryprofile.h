@@ -59,8 +59,11 @@ struct MemoryProfileSummary
 {
     int64_t allocations = 0;
     int64_t deallocations = 0;
-    int64_t peakBytesLifetime = 0;      // allocator-reported, last seen
-    int64_t peakBytesInWindow = 0;      // max stack + heap over the snapshots
+    // XProf's two peaks: the allocator's own `peak_bytes_in_use` as reported by the last event
+    // read (it counts no stack), and the max of stack + heap over the snapshots in the window.
+    // The first can be below the second (a large stack reservation, or a reset allocator).
+    int64_t peakBytesLifetime = 0;
+    int64_t peakBytesInWindow = 0;
     TimePs peakTime = 0;
     int64_t peakSnapshot = -1;          // index into snapshots, -1 when there are none
     MemoryStats peakStats;              // at the peak; peakBytesInUse = stack + heap
@@ -106,6 +109,8 @@ std::shared_ptr<const MemoryProfileSet> memoryProfiles(AnalysisCache &cache);
 
 // Building blocks, exposed for tests and for callers with their own snapshot lists.
 // Sorts, fills step ids and deallocation metadata, and computes summary, timeline, breakdown.
+// `snapshots` come in XProf's reading order (lines in file order, each line's events by time):
+// the summary is taken in that order, before sorting, as XProf does.
 AllocatorProfile finishAllocatorProfile(std::string host, std::string memoryId,
                                         std::vector<MemorySnapshot> snapshots);
 // Indices of the max-box-filtered series (FORMATS.md 2.12 step 5).

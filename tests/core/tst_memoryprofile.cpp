@@ -53,6 +53,7 @@ class TestMemoryProfile : public QObject
 
 private slots:
     void tinyProfile();
+    void xprofPeakDefinitions();
     void timelineSampling();
     void dataTypes();
     void realFixtures();
@@ -174,6 +175,82 @@ void TestMemoryProfile::tinyProfile()
     QCOMPARE(ordinal->snapshots[0].stepId, int64_t(0));
 }
 
+void TestMemoryProfile::xprofPeakDefinitions()
+{
+    // XProf reads a plane's lines in file order and each line's events in order, updating the
+    // summary as it goes: lifetime peak = `peak_bytes_in_use` of the last event read; window
+    // peak = stack + heap of the last event read that reaches the running maximum.
+    // Line A: A1 t=100 (0 + 1000), A2 t=400 (2000 + 1500 = 3500), A3 t=500 (2000 + 500).
+    // Line B: B1 t=200 (2000 + 1500 = 3500, ties A2), B2 t=300 (0 + 0).
+    // Read order A1 A2 A3 B1 B2: lifetime = B2's 1200 (the time-last event A3 says 1500);
+    // window peak 3500 at B1, read after A2 although earlier in time; capacity = 3500 + 6500.
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/host.xplane.pb").toStdString();
+    XSpaceWriter w(path);
+    QVERIFY(w.open().ok());
+    const uint32_t plane = w.addPlane(1, "/host:CPU");
+    const int64_t allocId = w.eventMetadata(plane, "MemoryAllocation");
+    const int64_t freeId = w.eventMetadata(plane, "MemoryDeallocation");
+    auto stat = [&](const char *name) { return w.statMetadata(plane, name); };
+    const uint32_t lineA = w.addLine(plane, 1, "tf_Compute", 1000);
+    const uint32_t lineB = w.addLine(plane, 2, "tf_data", 1000);
+    struct Record
+    {
+        uint32_t line;
+        bool alloc;
+        int64_t t;
+        uint64_t addr;
+        int64_t bytes, reserved, allocated, available, peak;
+    };
+    const std::vector<Record> records = {
+        {lineA, true, 100, 0x1, 1000, 0, 1000, 9000, 1000},
+        {lineA, true, 400, 0x2, 500, 2000, 1500, 6500, 1500},
+        {lineA, false, 500, 0x1, 1000, 2000, 500, 7500, 1500},
+        {lineB, true, 200, 0x3, 1500, 2000, 1500, 6500, 1200},
+        {lineB, false, 300, 0x3, 1500, 0, 0, 10000, 1200},
+    };
+    for (const Record &e : records) {
+        XStatList s;
+        s.addString(stat("allocator_name"), "GPU_0_bfc");
+        s.addUInt(stat("addr"), e.addr);
+        s.addInt(stat("allocation_bytes"), e.bytes);
+        s.addInt(stat("requested_bytes"), e.bytes);
+        s.addInt(stat("bytes_reserved"), e.reserved);
+        s.addInt(stat("bytes_allocated"), e.allocated);
+        s.addInt(stat("bytes_available"), e.available);
+        s.addInt(stat("peak_bytes_in_use"), e.peak);
+        s.addInt(stat("group_id"), 7);
+        w.addEvent(e.line, e.alloc ? allocId : freeId, e.t, 0, &s);
+    }
+    QVERIFY(w.finish().ok());
+
+    TracePtr trace = load(path);
+    QVERIFY(trace);
+    const MemoryProfileSet set = computeMemoryProfiles(*trace);
+    QCOMPARE(set.profiles.size(), size_t(1));
+    const AllocatorProfile &p = set.profiles.front();
+    QCOMPARE(p.snapshots.size(), size_t(5));
+    const MemoryProfileSummary &s = p.summary;
+    QCOMPARE(s.peakBytesLifetime, int64_t(1200));
+    QCOMPARE(s.peakBytesInWindow, int64_t(3500));
+    QVERIFY(s.peakBytesLifetime < s.peakBytesInWindow);
+    // Time-sorted: A1 B1 B2 A2 A3; the peak is B1.
+    QCOMPARE(s.peakSnapshot, int64_t(1));
+    QCOMPARE(s.peakTime - p.snapshots[0].time, TimePs(100));
+    QCOMPARE(s.peakStats.stackReservedBytes, int64_t(2000));
+    QCOMPARE(s.peakStats.heapAllocatedBytes, int64_t(1500));
+    QCOMPARE(s.peakStats.peakBytesInUse, int64_t(3500));
+    QCOMPARE(s.capacity, int64_t(10000));
+    QCOMPARE(p.peakStepId, int64_t(7));
+    // Live at t=200 in step 7: 0x3 (1500) and 0x1 (1000); heap 1500 - 2500 < 0 leaves no
+    // unmapped row; the stack row holds 2000.
+    QCOMPARE(p.breakdown.size(), size_t(3));
+    QCOMPARE(p.breakdown[0].opName, std::string(kStackOp));
+    QCOMPARE(p.breakdown[0].allocationBytes, int64_t(2000));
+    QCOMPARE(p.breakdown[1].allocationBytes, int64_t(1500));
+    QCOMPARE(p.breakdown[2].allocationBytes, int64_t(1000));
+}
+
 void TestMemoryProfile::timelineSampling()
 {
     std::vector<MemorySnapshot> s(2500);
@@ -208,7 +285,7 @@ void TestMemoryProfile::realFixtures()
             std::ifstream in(file.path(), std::ios::binary);
             tensorflow::profiler::XSpace space;
             QVERIFY(space.ParseFromIstream(&in));
-            struct Walk { int64_t allocs = 0, frees = 0, peak = -1, heapAtPeak = 0; };
+            struct Walk { int64_t allocs = 0, frees = 0, peak = -1, heapAtPeak = 0, lifetime = 0; };
             std::map<std::string, Walk> expected;
             for (const auto &plane : space.planes()) {
                 if (plane.name() != "/host:CPU")
@@ -220,7 +297,7 @@ void TestMemoryProfile::realFixtures()
                         if (!alloc && md.name() != "MemoryDeallocation")
                             continue;
                         std::string id, index;
-                        int64_t reserved = 0, allocated = 0;
+                        int64_t reserved = 0, allocated = 0, lifetime = 0;
                         for (const auto &st : ev.stats()) {
                             const std::string &n = plane.stat_metadata().at(st.metadata_id()).name();
                             const int64_t v = st.has_int64_value() ? st.int64_value()
@@ -236,9 +313,12 @@ void TestMemoryProfile::realFixtures()
                                 reserved = v;
                             else if (n == "bytes_allocated")
                                 allocated = v;
+                            else if (n == "peak_bytes_in_use")
+                                lifetime = v;
                         }
                         Walk &w = expected[id.empty() ? index : id];
                         (alloc ? w.allocs : w.frees) += 1;
+                        w.lifetime = lifetime;   // the last event read
                         if (reserved + allocated >= w.peak) {
                             w.peak = reserved + allocated;
                             w.heapAtPeak = allocated;
@@ -257,6 +337,12 @@ void TestMemoryProfile::realFixtures()
                 QCOMPARE(p.summary.deallocations, w.frees);
                 QCOMPARE(p.summary.peakBytesInWindow, w.peak);
                 QCOMPARE(p.summary.peakStats.heapAllocatedBytes, w.heapAtPeak);
+                QCOMPARE(p.summary.peakBytesLifetime, w.lifetime);
+                if (file.path().filename() == "tpu_inference_2.xplane.pb" && p.memoryId == "0") {
+                    // The TPU capture's stack reservation puts the window peak above the
+                    // allocator's own lifetime peak, in XProf too.
+                    QVERIFY(p.summary.peakBytesLifetime < p.summary.peakBytesInWindow);
+                }
                 QVERIFY(p.timeline.size() <= kMaxTimelinePoints);
                 // The breakdown accounts for the whole peak: rows (times occurrences) add up to
                 // heap + stack whenever the unmapped remainder is not negative.

@@ -6,6 +6,16 @@
 
 namespace tracedesk::core {
 
+namespace {
+// Frees a vector's buffer. `v = {}` would pick the initializer-list assignment, which empties
+// the vector but keeps its capacity: a dropped column would still cost its full size.
+template<typename V>
+void release(V &v)
+{
+    V().swap(v);
+}
+} // namespace
+
 void TrackBuilder::reserve(size_t n)
 {
     m_reserved = n;
@@ -145,7 +155,7 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     // A row none of whose slices has args keeps no args column (most device rows).
     for (Row &row : rows) {
         if (std::all_of(row.args.begin(), row.args.end(), [](ArgsRef a) { return a == kNoArgs; }))
-            row.args = {};
+            release(row.args);
     }
     for (size_t c = 0; c < m_side.size(); ++c) {
         const auto &staging = m_side[c];
@@ -161,7 +171,7 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         for (Row &row : rows) {
             auto &column = row.side[c];
             if (std::all_of(column.begin(), column.end(), [](int64_t v) { return v == kNoValue; }))
-                column = {};
+                release(column);
         }
     }
 
@@ -197,12 +207,15 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         m_track.end = n > 0 ? std::max(m_track.end, hi) : hi;
     }
 
-    m_start = {};
-    m_duration = {};
-    m_kind = {};
-    m_args = {};
+    release(m_start);
+    release(m_duration);
+    release(m_kind);
+    release(m_args);
     for (auto &column : m_side)
-        column = {};
+        release(column);
+    m_track.counter.time.shrink_to_fit();
+    m_track.counter.value.shrink_to_fit();
+    m_track.aggregates.shrink_to_fit();
     m_track.args.shrinkToFit();
 }
 

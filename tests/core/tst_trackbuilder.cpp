@@ -185,6 +185,24 @@ private slots:
         QVERIFY(row.side[size_t(SideColumn::Flops)].empty());
     }
 
+    // A column no slice of a row fills costs nothing: not just empty, its buffer is gone.
+    void droppedColumnsHoldNoMemory()
+    {
+        Fixture f;
+        f.tb().addSlice(0, 100, f.kindA);
+        const uint32_t child = f.tb().addSlice(10, 20, f.kindA);
+        f.tb().setSide(child, SideColumn::CorrelationId, 3);
+        auto trace = f.builder.build();
+        const Track &t = trace->tracks[0];
+        QCOMPARE(t.rows.size(), size_t(2));
+        for (const Row &row : t.rows) {
+            QVERIFY(row.args.empty());
+            QCOMPARE(row.args.capacity(), size_t(0));
+        }
+        QCOMPARE(t.rows[0].side[size_t(SideColumn::CorrelationId)].capacity(), size_t(0));
+        QCOMPARE(t.rows[1].side[size_t(SideColumn::CorrelationId)].size(), size_t(1));
+    }
+
     void kindSideValueIsTheFallback()
     {
         Fixture f;

@@ -30,6 +30,7 @@ int runDiff(int argc, char **argv);
 int runPod(int argc, char **argv);
 int runTfData(int argc, char **argv);
 int runDistributed(int argc, char **argv); extern const char *const kDistributedUsage;
+int runQuery(int argc, char **argv); extern const char *const kQueryUsage;
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;

@@ -28,6 +28,7 @@ const Command kCommands[] = {
     {"pod", runPod, &kPodUsage},
     {"tfdata", runTfData, &kTfDataUsage},
     {"distributed", runDistributed, &kDistributedUsage},
+    {"query", runQuery, &kQueryUsage},
     {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},
     {"serve", runServe, &kServeUsage},

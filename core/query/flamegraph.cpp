@@ -1,0 +1,335 @@
+#include "core/query/flamegraph.h"
+
+#include "core/query/search.h"
+#include "core/query/viewportquery.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace tracedesk::core {
+
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kCancelPollMask = 4095;
+
+// Interns child nodes by (parent node, name index).
+class NodeTable
+{
+public:
+    explicit NodeTable(std::vector<FlameNode> &nodes)
+        : m_nodes(nodes)
+    {}
+
+    uint32_t child(uint32_t parent, uint32_t name)
+    {
+        const uint64_t key = uint64_t(parent) << 32 | name;
+        const auto [it, inserted] = m_index.try_emplace(key, uint32_t(m_nodes.size()));
+        if (inserted) {
+            FlameNode n;
+            n.name = name;
+            n.parent = parent;
+            n.depth = m_nodes[parent].depth + 1;
+            m_nodes.push_back(std::move(n));
+            m_nodes[parent].children.push_back(it->second);
+        }
+        return it->second;
+    }
+
+private:
+    std::vector<FlameNode> &m_nodes;
+    std::unordered_map<uint64_t, uint32_t> m_index;
+};
+
+template<typename Node>
+void sortChildrenByName(std::vector<Node> &nodes, const std::vector<std::string> &names)
+{
+    for (Node &n : nodes) {
+        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
+            return names[nodes[a].name] < names[nodes[b].name];
+        });
+    }
+}
+
+// The slice on `above` whose span holds t, if any.
+std::optional<size_t> callerIndex(const Row &above, TimePs t)
+{
+    const auto it = std::upper_bound(above.start.begin(), above.start.end(), t);
+    if (it == above.start.begin())
+        return std::nullopt;
+    const size_t p = size_t(it - above.start.begin()) - 1;
+    if (t < above.end(p) || above.start[p] == t)
+        return p;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::vector<std::string> FlameGraph::stack(uint32_t node) const
+{
+    std::vector<std::string> out;
+    while (node != 0 && node < nodes.size()) {
+        out.push_back(names[nodes[node].name]);
+        node = nodes[node].parent;
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::vector<uint32_t> FlameGraph::find(std::string_view text) const
+{
+    std::vector<uint32_t> out;
+    if (text.empty())
+        return out;
+    std::vector<uint8_t> matching(names.size(), 0);
+    for (size_t i = 1; i < names.size(); ++i)
+        matching[i] = containsIgnoringCase(names[i], text) ? 1 : 0;
+    for (uint32_t n = 1; n < nodes.size(); ++n) {
+        if (matching[nodes[n].name])
+            out.push_back(n);
+    }
+    return out;
+}
+
+Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
+                                   const std::atomic<bool> *cancel)
+{
+    FlameGraph graph;
+    graph.names.emplace_back();
+    graph.nodes.emplace_back();
+    NodeTable table(graph.nodes);
+    std::unordered_map<StringId, uint32_t> localName;
+    auto nameIndex = [&](StringId id) {
+        const auto [it, inserted] = localName.try_emplace(id, uint32_t(graph.names.size()));
+        if (inserted)
+            graph.names.emplace_back(trace.string(id));
+        return it->second;
+    };
+
+    std::vector<uint32_t> tracks = scope.tracks;
+    if (tracks.empty()) {
+        for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+            tracks.push_back(t);
+    }
+    std::sort(tracks.begin(), tracks.end());
+    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+
+    uint64_t seen = 0;
+    std::vector<uint32_t> above, current; // node per slice of the previous / this row's range
+    for (uint32_t t : tracks) {
+        if (t >= trace.tracks.size())
+            continue;
+        const Track &track = trace.tracks[t];
+        size_t aboveFirst = 0;
+        above.clear();
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            const Row &row = track.rows[r];
+            const IndexRange range = overlappingRange(row, scope.t0, scope.t1);
+            current.assign(range.last - range.first, kNone);
+            for (size_t i = range.first; i < range.last; ++i) {
+                if ((++seen & kCancelPollMask) == 0 && cancel && cancel->load())
+                    return Result<FlameGraph>::cancelled();
+                const TimePs s = row.start[i];
+                const TimePs e = row.end(i);
+                // What counts is the part inside the window and inside the caller.
+                TimePs from = std::max(s, scope.t0), to = std::min(e, scope.t1);
+                uint32_t parent = kNone;
+                if (r > 0) {
+                    const Row &up = track.rows[r - 1];
+                    if (const auto p = callerIndex(up, s); p && *p >= aboveFirst &&
+                                                           *p - aboveFirst < above.size() &&
+                                                           above[*p - aboveFirst] != kNone) {
+                        parent = above[*p - aboveFirst];
+                        from = std::max(from, up.start[*p]);
+                        to = std::min(to, up.end(*p));
+                    }
+                }
+                const TimePs wall = std::max<TimePs>(0, to - from);
+                const StringId name = trace.kinds[row.kind[i]].name;
+                if (parent == kNone) {
+                    if (scope.rootName && name != *scope.rootName)
+                        continue;
+                    parent = 0;
+                }
+                const uint32_t node = table.child(parent, nameIndex(name));
+                FlameNode &n = graph.nodes[node];
+                n.wall += wall;
+                ++n.count;
+                current[i - range.first] = node;
+            }
+            std::swap(above, current);
+            aboveFirst = range.first;
+        }
+    }
+    if (cancel && cancel->load())
+        return Result<FlameGraph>::cancelled();
+    FlameNode &root = graph.nodes.front();
+    for (uint32_t c : root.children)
+        root.wall += graph.nodes[c].wall;
+    // Children are clipped to their callers, so wall minus the children's wall is never negative.
+    for (FlameNode &n : graph.nodes) {
+        TimePs below = 0;
+        for (uint32_t c : n.children)
+            below += graph.nodes[c].wall;
+        n.self = &n == &root ? 0 : n.wall - below;
+    }
+    sortChildrenByName(graph.nodes, graph.names);
+    return graph;
+}
+
+FlameGraph invertFlameGraph(const FlameGraph &graph)
+{
+    FlameGraph out;
+    out.names = graph.names;
+    out.inverted = true;
+    out.nodes.emplace_back();
+    NodeTable table(out.nodes);
+    for (uint32_t n = 1; n < graph.nodes.size(); ++n) {
+        const FlameNode &from = graph.nodes[n];
+        if (from.self == 0 && from.count == 0)
+            continue;
+        uint32_t at = 0;
+        for (uint32_t k = n; k != 0; k = graph.nodes[k].parent) {
+            at = table.child(at, graph.nodes[k].name);
+            FlameNode &to = out.nodes[at];
+            to.self += from.self;
+            to.wall += from.self;
+            to.count += from.count;
+        }
+        out.nodes.front().self += from.self;
+        out.nodes.front().wall += from.self;
+    }
+    sortChildrenByName(out.nodes, out.names);
+    return out;
+}
+
+FrameCalls frameCalls(const FlameGraph &graph, std::string_view name)
+{
+    FrameCalls calls;
+    calls.name = std::string(name);
+    const auto found = std::find(graph.names.begin() + 1, graph.names.end(), name);
+    if (name.empty() || found == graph.names.end())
+        return calls;
+    const uint32_t id = uint32_t(found - graph.names.begin());
+    std::unordered_map<uint32_t, FrameEdge> callers, callees;
+    for (uint32_t n = 1; n < graph.nodes.size(); ++n) {
+        const FlameNode &node = graph.nodes[n];
+        if (node.name != id)
+            continue;
+        calls.self += node.self;
+        calls.count += node.count;
+        bool outermost = true;
+        for (uint32_t k = node.parent; k != 0; k = graph.nodes[k].parent)
+            outermost = outermost && graph.nodes[k].name != id;
+        if (outermost)
+            calls.wall += node.wall;
+        FrameEdge &caller = callers[graph.nodes[node.parent].name];
+        caller.wall += node.wall;
+        caller.count += node.count;
+        for (uint32_t c : node.children) {
+            FrameEdge &callee = callees[graph.nodes[c].name];
+            callee.wall += graph.nodes[c].wall;
+            callee.count += graph.nodes[c].count;
+        }
+    }
+    auto listOf = [&](std::unordered_map<uint32_t, FrameEdge> &edges) {
+        std::vector<FrameEdge> list;
+        for (auto &[nameId, edge] : edges) {
+            edge.name = graph.names[nameId];
+            list.push_back(std::move(edge));
+        }
+        std::sort(list.begin(), list.end(), [](const FrameEdge &a, const FrameEdge &b) {
+            return a.wall != b.wall ? a.wall > b.wall : a.name < b.name;
+        });
+        return list;
+    };
+    calls.callers = listOf(callers);
+    calls.callees = listOf(callees);
+    return calls;
+}
+
+namespace {
+
+class DiffBuilder
+{
+public:
+    DiffBuilder(const FlameGraph &a, const FlameGraph &b)
+        : m_a(a)
+        , m_b(b)
+    {
+        m_out.names.emplace_back();
+        m_out.nodes.emplace_back();
+    }
+
+    FlameDiff build()
+    {
+        m_out.nodes[0].wallA = m_a.root().wall;
+        m_out.nodes[0].wallB = m_b.root().wall;
+        merge(0, 0, 0);
+        return std::move(m_out);
+    }
+
+private:
+    // Adds A's node `na` and B's node `nb` (kNone when absent) under diff node `at`, whose
+    // values are already set, by merging their children by name.
+    void merge(uint32_t at, uint32_t na, uint32_t nb)
+    {
+        static const std::vector<uint32_t> kNoChildren;
+        const auto &ca = na == kNone ? kNoChildren : m_a.nodes[na].children;
+        const auto &cb = nb == kNone ? kNoChildren : m_b.nodes[nb].children;
+        size_t i = 0, j = 0;
+        while (i < ca.size() || j < cb.size()) {
+            const std::string_view nameA = i < ca.size() ? m_a.nameOf(ca[i]) : std::string_view();
+            const std::string_view nameB = j < cb.size() ? m_b.nameOf(cb[j]) : std::string_view();
+            uint32_t childA = kNone, childB = kNone;
+            if (j >= cb.size() || (i < ca.size() && nameA < nameB))
+                childA = ca[i++];
+            else if (i >= ca.size() || nameB < nameA)
+                childB = cb[j++];
+            else {
+                childA = ca[i++];
+                childB = cb[j++];
+            }
+            const std::string_view name = childA != kNone ? m_a.nameOf(childA) : m_b.nameOf(childB);
+            DiffNode n;
+            n.name = nameIndex(name);
+            n.parent = at;
+            n.depth = m_out.nodes[at].depth + 1;
+            if (childA != kNone) {
+                n.wallA = m_a.nodes[childA].wall;
+                n.selfA = m_a.nodes[childA].self;
+            }
+            if (childB != kNone) {
+                n.wallB = m_b.nodes[childB].wall;
+                n.selfB = m_b.nodes[childB].self;
+            }
+            const uint32_t id = uint32_t(m_out.nodes.size());
+            m_out.nodes.push_back(std::move(n));
+            m_out.nodes[at].children.push_back(id);
+            merge(id, childA, childB);
+        }
+    }
+
+    uint32_t nameIndex(std::string_view name)
+    {
+        const auto [it, inserted] =
+            m_names.try_emplace(std::string(name), uint32_t(m_out.names.size()));
+        if (inserted)
+            m_out.names.push_back(it->first);
+        return it->second;
+    }
+
+    const FlameGraph &m_a;
+    const FlameGraph &m_b;
+    FlameDiff m_out;
+    std::unordered_map<std::string, uint32_t> m_names;
+};
+
+} // namespace
+
+FlameDiff diffFlameGraphs(const FlameGraph &a, const FlameGraph &b)
+{
+    return DiffBuilder(a, b).build();
+}
+
+} // namespace tracedesk::core

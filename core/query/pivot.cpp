@@ -1,0 +1,364 @@
+#include "core/query/pivot.h"
+
+#include "core/query/viewportquery.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+
+namespace tracedesk::core {
+
+namespace {
+
+constexpr uint32_t kCancelPollMask = 4095;
+
+struct ChildKey
+{
+    uint32_t parent = 0;
+    PivotValue value;
+    friend bool operator==(const ChildKey &, const ChildKey &) = default;
+};
+
+struct ChildKeyHash
+{
+    size_t operator()(const ChildKey &k) const
+    {
+        uint64_t h = k.value.bits * 0x9E3779B97F4A7C15ull;
+        h ^= (uint64_t(k.parent) << 8 | uint64_t(k.value.type)) + 0x632BE59BD9B4E019ull + (h << 6) +
+             (h >> 2);
+        return size_t(h);
+    }
+};
+
+class PivotBuilder
+{
+public:
+    PivotBuilder(const Trace &trace, const PivotOptions &options)
+        : m_trace(trace)
+        , m_options(options)
+    {
+        m_result.levels = options.levels;
+        m_result.nodes.emplace_back();
+        m_argKeys.resize(options.levels.size(), kEmptyString);
+        m_argKnown.resize(options.levels.size(), false);
+        for (size_t l = 0; l < options.levels.size(); ++l) {
+            if (options.levels[l].kind == PivotKeyKind::Arg)
+                m_argKnown[l] = trace.strings.find(options.levels[l].arg, &m_argKeys[l]);
+        }
+    }
+
+    // False when cancelled.
+    bool add(uint32_t track, uint32_t row, uint32_t index)
+    {
+        if ((++m_seen & kCancelPollMask) == 0 && m_options.cancel && m_options.cancel->load())
+            return false;
+        const SliceRef ref{track, row, index};
+        const TimePs duration = m_trace.tracks[track].rows[row].duration[index];
+        const TimePs self = selfTime(m_trace, ref);
+        uint32_t node = 0;
+        m_result.nodes[0].stats.add(duration, self);
+        for (uint32_t l = 0; l < m_options.levels.size(); ++l) {
+            node = child(node, l, valueOf(ref, l));
+            m_result.nodes[node].stats.add(duration, self);
+        }
+        if (m_options.keepSlices) {
+            m_refs.push_back(ref);
+            m_leaf.push_back(node);
+        }
+        return true;
+    }
+
+    PivotResult finish()
+    {
+        std::vector<PivotNode> &nodes = m_result.nodes;
+        for (PivotNode &n : nodes) {
+            std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
+                const PivotNode &x = nodes[a], &y = nodes[b];
+                if (x.stats.wallTotal != y.stats.wallTotal)
+                    return x.stats.wallTotal > y.stats.wallTotal;
+                if (x.value.type != y.value.type)
+                    return x.value.type < y.value.type;
+                return x.value.bits < y.value.bits;
+            });
+        }
+        if (!m_options.keepSlices)
+            return std::move(m_result);
+        // Leaves in depth-first order get consecutive ranges; a counting sort places slices.
+        std::vector<size_t> offset(nodes.size(), 0);
+        size_t next = 0;
+        std::function<void(uint32_t)> visit = [&](uint32_t id) {
+            PivotNode &n = nodes[id];
+            n.sliceBegin = next;
+            if (n.children.empty()) {
+                offset[id] = next;
+                next += n.stats.count;
+            }
+            for (uint32_t c : n.children)
+                visit(c);
+            n.sliceEnd = next;
+        };
+        visit(0);
+        m_result.slices.resize(m_refs.size());
+        for (size_t i = 0; i < m_refs.size(); ++i)
+            m_result.slices[offset[m_leaf[i]]++] = m_refs[i];
+        return std::move(m_result);
+    }
+
+private:
+    uint32_t child(uint32_t parent, uint32_t level, PivotValue value)
+    {
+        const auto [it, inserted] =
+            m_children.try_emplace(ChildKey{parent, value}, uint32_t(m_result.nodes.size()));
+        if (inserted) {
+            PivotNode n;
+            n.parent = parent;
+            n.level = level + 1;
+            n.value = value;
+            m_result.nodes.push_back(std::move(n));
+            m_result.nodes[parent].children.push_back(it->second);
+        }
+        return it->second;
+    }
+
+    PivotValue valueOf(SliceRef ref, uint32_t level)
+    {
+        const PivotKey &key = m_options.levels[level];
+        switch (key.kind) {
+        case PivotKeyKind::Name:
+            return {PivotValueType::String, m_trace.kind(ref).name};
+        case PivotKeyKind::Category:
+            return {PivotValueType::String, m_trace.kind(ref).category};
+        case PivotKeyKind::Track:
+            return {PivotValueType::Track, ref.track};
+        case PivotKeyKind::Arg:
+            break;
+        }
+        if (!m_argKnown[level])
+            return {};
+        PivotValue out;
+        bool found = false;
+        m_trace.forEachArg(ref, [&](const ArgValue &v) {
+            if (found || v.key != m_argKeys[level])
+                return;
+            found = true;
+            out = argValue(v);
+        });
+        return out;
+    }
+
+    PivotValue argValue(const ArgValue &v)
+    {
+        switch (v.type) {
+        case ArgType::StringRef:
+            return {PivotValueType::String, v.str};
+        case ArgType::String:
+        case ArgType::Bytes: {
+            // Interned strings are the common case; raw text is looked up, then kept locally.
+            StringId id = kEmptyString;
+            if (m_trace.strings.find(v.s, &id))
+                return {PivotValueType::String, id};
+            const auto [it, inserted] =
+                m_text.try_emplace(std::string(v.s), m_result.textValues.size());
+            if (inserted)
+                m_result.textValues.push_back(it->first);
+            return {PivotValueType::Text, it->second};
+        }
+        case ArgType::Double:
+            return {PivotValueType::Double, std::bit_cast<uint64_t>(v.d)};
+        case ArgType::UInt:
+            if (v.u > uint64_t(std::numeric_limits<int64_t>::max()))
+                return {PivotValueType::Double, std::bit_cast<uint64_t>(double(v.u))};
+            return {PivotValueType::Int, v.u};
+        case ArgType::Int:
+        case ArgType::Bool:
+            return {PivotValueType::Int, uint64_t(v.i)};
+        }
+        return {};
+    }
+
+    const Trace &m_trace;
+    const PivotOptions &m_options;
+    PivotResult m_result;
+    std::vector<StringId> m_argKeys;
+    std::vector<bool> m_argKnown;
+    std::unordered_map<ChildKey, uint32_t, ChildKeyHash> m_children;
+    std::unordered_map<std::string, uint64_t> m_text;
+    std::vector<SliceRef> m_refs;
+    std::vector<uint32_t> m_leaf;
+    uint64_t m_seen = 0;
+};
+
+std::string numberText(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+} // namespace
+
+void PivotStats::add(TimePs duration, TimePs self)
+{
+    minDuration = count ? std::min(minDuration, duration) : duration;
+    maxDuration = count ? std::max(maxDuration, duration) : duration;
+    ++count;
+    wallTotal += duration;
+    selfTotal += self;
+}
+
+Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options)
+{
+    PivotBuilder builder(trace, options);
+    std::vector<uint32_t> tracks;
+    if (options.area) {
+        tracks = options.area->tracks;
+        std::sort(tracks.begin(), tracks.end());
+        tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    } else {
+        for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+            tracks.push_back(t);
+    }
+    for (uint32_t t : tracks) {
+        if (t >= trace.tracks.size())
+            continue;
+        const Track &track = trace.tracks[t];
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            const Row &row = track.rows[r];
+            IndexRange range{0, row.size()};
+            if (options.area)
+                range = overlappingRange(row, options.area->t0, options.area->t1);
+            for (size_t i = range.first; i < range.last; ++i) {
+                if (!builder.add(t, r, uint32_t(i)))
+                    return Result<PivotResult>::cancelled();
+            }
+        }
+    }
+    if (options.cancel && options.cancel->load())
+        return Result<PivotResult>::cancelled();
+    return builder.finish();
+}
+
+std::string pivotLabel(const Trace &trace, const PivotResult &result, uint32_t node)
+{
+    if (node >= result.nodes.size())
+        return {};
+    const PivotNode &n = result.nodes[node];
+    if (n.level == 0)
+        return "All";
+    const PivotKey &key = result.levels[n.level - 1];
+    const PivotValue &v = n.value;
+    std::string text;
+    switch (v.type) {
+    case PivotValueType::Missing:
+        return "(no " + key.arg + ")";
+    case PivotValueType::String:
+        text = std::string(trace.string(StringId(v.bits)));
+        break;
+    case PivotValueType::Text:
+        text = v.bits < result.textValues.size() ? result.textValues[v.bits] : std::string();
+        break;
+    case PivotValueType::Track: {
+        if (v.bits >= trace.tracks.size())
+            return {};
+        const Track &t = trace.tracks[v.bits];
+        const std::string_view plane = t.plane < trace.planes.size()
+                                           ? trace.string(trace.planes[t.plane].name)
+                                           : std::string_view();
+        text = std::string(plane) + " / " + std::string(trace.string(t.name));
+        break;
+    }
+    case PivotValueType::Int:
+        return std::to_string(int64_t(v.bits));
+    case PivotValueType::Double:
+        return numberText(std::bit_cast<double>(v.bits));
+    }
+    return text.empty() ? "(empty)" : text;
+}
+
+namespace {
+
+void appendCsvField(std::string &out, std::string_view field)
+{
+    if (field.find_first_of(",\"\n\r") == std::string_view::npos) {
+        out += field;
+        return;
+    }
+    out += '"';
+    for (char c : field) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+}
+
+} // namespace
+
+std::string pivotToCsv(const Trace &trace, const PivotResult &result)
+{
+    std::string out;
+    for (const PivotKey &key : result.levels) {
+        appendCsvField(out, pivotKeyText(key));
+        out += ',';
+    }
+    out += "count,total_ps,average_ps,min_ps,max_ps,self_ps\n";
+    std::vector<std::string> path(result.levels.size());
+    std::function<void(uint32_t)> visit = [&](uint32_t id) {
+        const PivotNode &n = result.nodes[id];
+        if (n.level > 0) {
+            path[n.level - 1] = pivotLabel(trace, result, id);
+            for (size_t l = 0; l < path.size(); ++l) {
+                if (l < n.level)
+                    appendCsvField(out, path[l]);
+                out += ',';
+            }
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "%llu,%lld,%.1f,%lld,%lld,%lld\n",
+                          static_cast<unsigned long long>(n.stats.count),
+                          static_cast<long long>(n.stats.wallTotal), n.stats.averageDuration(),
+                          static_cast<long long>(n.stats.minDuration),
+                          static_cast<long long>(n.stats.maxDuration),
+                          static_cast<long long>(n.stats.selfTotal));
+            out += buf;
+        }
+        for (uint32_t c : n.children)
+            visit(c);
+    };
+    if (!result.nodes.empty())
+        visit(0);
+    return out;
+}
+
+std::string pivotKeyText(const PivotKey &key)
+{
+    switch (key.kind) {
+    case PivotKeyKind::Name:
+        return "name";
+    case PivotKeyKind::Category:
+        return "category";
+    case PivotKeyKind::Track:
+        return "track";
+    case PivotKeyKind::Arg:
+        return "arg:" + key.arg;
+    }
+    return {};
+}
+
+std::optional<PivotKey> parsePivotKey(std::string_view text)
+{
+    if (text == "name")
+        return PivotKey{PivotKeyKind::Name, {}};
+    if (text == "category")
+        return PivotKey{PivotKeyKind::Category, {}};
+    if (text == "track")
+        return PivotKey{PivotKeyKind::Track, {}};
+    if (text.starts_with("arg:") && text.size() > 4)
+        return PivotKey{PivotKeyKind::Arg, std::string(text.substr(4))};
+    return std::nullopt;
+}
+
+} // namespace tracedesk::core

@@ -1,0 +1,255 @@
+#include "core/query/flamegraph.h"
+#include "support/kinetofixtures.h"
+
+#include <QtTest>
+
+using namespace tracedesk::core;
+
+namespace {
+
+constexpr TimePs kUs = 1'000'000;
+
+// Thread 1:  main 0-100                         main 200-260
+//              f 10-50           g 60-90          f 210-230
+//                h 20-30  h 35-45                 g 240-250
+// Thread 2:  f 0-40                              h 100-105
+//              h 10-20
+// Times in microseconds.
+const char kNesting[] = R"({"traceEvents": [
+  {"ph": "X", "cat": "c", "name": "main", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 1, "ts": 10, "dur": 40},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 1, "ts": 35, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "g", "pid": 1, "tid": 1, "ts": 60, "dur": 30},
+  {"ph": "X", "cat": "c", "name": "main", "pid": 1, "tid": 1, "ts": 200, "dur": 60},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 1, "ts": 210, "dur": 20},
+  {"ph": "X", "cat": "c", "name": "g", "pid": 1, "tid": 1, "ts": 240, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 2, "ts": 0, "dur": 40},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 2, "ts": 10, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 2, "ts": 100, "dur": 5}
+]})";
+
+// The same program after a change: g got slower (30 -> 50 under the first main) and the h
+// inside f on thread 2 is gone.
+const char kNestingAfter[] = R"({"traceEvents": [
+  {"ph": "X", "cat": "c", "name": "main", "pid": 1, "tid": 1, "ts": 0, "dur": 120},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 1, "ts": 10, "dur": 40},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 1, "ts": 35, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "g", "pid": 1, "tid": 1, "ts": 60, "dur": 50},
+  {"ph": "X", "cat": "c", "name": "main", "pid": 1, "tid": 1, "ts": 200, "dur": 60},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 1, "ts": 210, "dur": 20},
+  {"ph": "X", "cat": "c", "name": "g", "pid": 1, "tid": 1, "ts": 240, "dur": 10},
+  {"ph": "X", "cat": "c", "name": "f", "pid": 1, "tid": 2, "ts": 0, "dur": 40},
+  {"ph": "X", "cat": "c", "name": "h", "pid": 1, "tid": 2, "ts": 100, "dur": 5}
+]})";
+
+// The node at `path` (names from the top frame), or -1.
+int nodeAt(const FlameGraph &g, std::vector<std::string> path)
+{
+    uint32_t at = 0;
+    for (const std::string &name : path) {
+        bool found = false;
+        for (uint32_t c : g.nodes[at].children) {
+            if (g.nameOf(c) == name) {
+                at = c;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            return -1;
+    }
+    return int(at);
+}
+
+int diffNodeAt(const FlameDiff &d, std::vector<std::string> path)
+{
+    uint32_t at = 0;
+    for (const std::string &name : path) {
+        bool found = false;
+        for (uint32_t c : d.nodes[at].children) {
+            if (d.names[d.nodes[c].name] == name) {
+                at = c;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            return -1;
+    }
+    return int(at);
+}
+
+void checkNode(const FlameGraph &g, std::vector<std::string> path, TimePs wall, TimePs self,
+               uint64_t count)
+{
+    const int n = nodeAt(g, path);
+    QVERIFY2(n > 0, path.back().c_str());
+    QCOMPARE(g.nodes[n].wall, wall);
+    QCOMPARE(g.nodes[n].self, self);
+    QCOMPARE(g.nodes[n].count, count);
+    QCOMPARE(g.stack(uint32_t(n)), path);
+}
+
+std::shared_ptr<Trace> load(const char *json)
+{
+    return testsupport::loadText(json);
+}
+
+} // namespace
+
+class TestFlameGraph : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void wholeTraceWidths()
+    {
+        const auto trace = load(kNesting);
+        QVERIFY(trace);
+        auto r = buildFlameGraph(*trace, FlameScope{});
+        QVERIFY(r);
+        const FlameGraph &g = r.value();
+        // Top frames: main (thread 1), f and h (thread 2); all time of both threads.
+        QCOMPARE(g.root().wall, (100 + 60 + 40 + 5) * kUs);
+        QCOMPARE(g.root().children.size(), size_t(3));
+        checkNode(g, {"main"}, 160 * kUs, (100 - 40 - 30 + 60 - 20 - 10) * kUs, 2);
+        checkNode(g, {"main", "f"}, 60 * kUs, (40 - 20 + 20) * kUs, 2);
+        checkNode(g, {"main", "f", "h"}, 20 * kUs, 20 * kUs, 2);
+        checkNode(g, {"main", "g"}, 40 * kUs, 40 * kUs, 2);
+        checkNode(g, {"f"}, 40 * kUs, 30 * kUs, 1);
+        checkNode(g, {"f", "h"}, 10 * kUs, 10 * kUs, 1);
+        checkNode(g, {"h"}, 5 * kUs, 5 * kUs, 1);
+        // Children in name order.
+        QCOMPARE(g.nameOf(g.root().children[0]), std::string_view("f"));
+        QCOMPARE(g.nameOf(g.root().children[1]), std::string_view("h"));
+        QCOMPARE(g.nameOf(g.root().children[2]), std::string_view("main"));
+        // Search: every node named h.
+        QCOMPARE(g.find("H").size(), size_t(3));
+        QCOMPARE(g.find("").size(), size_t(0));
+    }
+
+    void selfTimeIsInverted()
+    {
+        const auto trace = load(kNesting);
+        QVERIFY(trace);
+        auto r = buildFlameGraph(*trace, FlameScope{});
+        QVERIFY(r);
+        const FlameGraph inv = invertFlameGraph(r.value());
+        QVERIFY(inv.inverted);
+        // Total self time equals total wall of the top frames (everything is nested).
+        QCOMPARE(inv.root().self, 205 * kUs);
+        // h: 20 under main>f, 10 under f, 5 on its own.
+        const int h = nodeAt(inv, {"h"});
+        QVERIFY(h > 0);
+        QCOMPARE(inv.width(uint32_t(h)), 35 * kUs);
+        QCOMPARE(inv.nodes[h].self, 35 * kUs);
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"h", "f"}))), 30 * kUs);
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"h", "f", "main"}))), 20 * kUs);
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"g"}))), 40 * kUs);
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"main"}))), 60 * kUs);
+        // f: 40 under main, 30 on thread 2.
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"f"}))), 70 * kUs);
+        QCOMPARE(inv.width(uint32_t(nodeAt(inv, {"f", "main"}))), 40 * kUs);
+    }
+
+    void scopes()
+    {
+        const auto trace = load(kNesting);
+        QVERIFY(trace);
+        // Every instance of f with what runs inside it.
+        StringId f = 0;
+        QVERIFY(trace->strings.find("f", &f));
+        FlameScope byName;
+        byName.rootName = f;
+        auto r = buildFlameGraph(*trace, byName);
+        QVERIFY(r);
+        QCOMPARE(r.value().root().children.size(), size_t(1));
+        checkNode(r.value(), {"f"}, 100 * kUs, 70 * kUs, 3);
+        checkNode(r.value(), {"f", "h"}, 30 * kUs, 30 * kUs, 3);
+        QCOMPARE(r.value().root().wall, 100 * kUs);
+
+        // A window 45-95 us: slices count for their part inside it. main 45-95 holds the end of
+        // f (45-50, with the end of an h: 45-45 is empty) and g 60-90.
+        FlameScope window;
+        window.t0 = 45 * kUs;
+        window.t1 = 95 * kUs;
+        r = buildFlameGraph(*trace, window);
+        QVERIFY(r);
+        checkNode(r.value(), {"main"}, 50 * kUs, 15 * kUs, 1);
+        checkNode(r.value(), {"main", "g"}, 30 * kUs, 30 * kUs, 1);
+        checkNode(r.value(), {"main", "f"}, 5 * kUs, 5 * kUs, 1);
+        QCOMPARE(nodeAt(r.value(), {"main", "f", "h"}), -1);
+        QCOMPARE(r.value().root().wall, 50 * kUs);
+    }
+
+    void callersAndCallees()
+    {
+        const auto trace = load(kNesting);
+        QVERIFY(trace);
+        auto r = buildFlameGraph(*trace, FlameScope{});
+        QVERIFY(r);
+        const FrameCalls calls = frameCalls(r.value(), "f");
+        QCOMPARE(calls.wall, 100 * kUs);
+        QCOMPARE(calls.self, 70 * kUs);
+        QCOMPARE(calls.count, uint64_t(3));
+        QCOMPARE(calls.callers.size(), size_t(2));
+        QCOMPARE(calls.callers[0].name, std::string("main"));
+        QCOMPARE(calls.callers[0].wall, 60 * kUs);
+        QCOMPARE(calls.callers[1].name, std::string()); // a top frame
+        QCOMPARE(calls.callers[1].wall, 40 * kUs);
+        QCOMPARE(calls.callees.size(), size_t(1));
+        QCOMPARE(calls.callees[0].name, std::string("h"));
+        QCOMPARE(calls.callees[0].wall, 30 * kUs);
+        QCOMPARE(calls.callees[0].count, uint64_t(3));
+        QVERIFY(frameCalls(r.value(), "nothing").callers.empty());
+    }
+
+    void differential()
+    {
+        const auto before = load(kNesting);
+        const auto after = load(kNestingAfter);
+        QVERIFY(before && after);
+        auto a = buildFlameGraph(*before, FlameScope{});
+        auto b = buildFlameGraph(*after, FlameScope{});
+        QVERIFY(a && b);
+        const FlameDiff d = diffFlameGraphs(a.value(), b.value());
+        QCOMPARE(d.nodes[0].wallA, 205 * kUs);
+        QCOMPARE(d.nodes[0].wallB, 225 * kUs);
+        const int g = diffNodeAt(d, {"main", "g"});
+        QVERIFY(g > 0);
+        QCOMPARE(d.nodes[g].wallA, 40 * kUs);
+        QCOMPARE(d.nodes[g].wallB, 60 * kUs);
+        QCOMPARE(d.nodes[g].delta(), 20 * kUs);
+        QCOMPARE(d.width(uint32_t(g)), 100 * kUs);
+        const int main = diffNodeAt(d, {"main"});
+        QCOMPARE(d.nodes[main].delta(), 20 * kUs);
+        // Gone in B: still in the graph, with B's side 0.
+        const int gone = diffNodeAt(d, {"f", "h"});
+        QVERIFY(gone > 0);
+        QCOMPARE(d.nodes[gone].wallA, 10 * kUs);
+        QCOMPARE(d.nodes[gone].wallB, TimePs(0));
+        QCOMPARE(d.nodes[gone].delta(), -10 * kUs);
+        const int same = diffNodeAt(d, {"main", "f", "h"});
+        QCOMPARE(d.nodes[same].delta(), TimePs(0));
+        // Children always fit their parent.
+        for (uint32_t n = 0; n < d.nodes.size(); ++n) {
+            TimePs sum = 0;
+            for (uint32_t c : d.nodes[n].children)
+                sum += d.width(c);
+            QVERIFY(sum <= d.width(n));
+        }
+    }
+
+    void cancelled()
+    {
+        const auto trace = load(kNesting);
+        QVERIFY(trace);
+        std::atomic<bool> cancel{true};
+        QVERIFY(buildFlameGraph(*trace, FlameScope{}, &cancel).isCancelled());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFlameGraph)
+#include "tst_flamegraph.moc"

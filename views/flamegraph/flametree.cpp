@@ -1,0 +1,113 @@
+#include "views/flamegraph/flametree.h"
+
+#include "views/common/qtconvert.h"
+
+#include <algorithm>
+
+namespace tracedesk::views {
+
+std::vector<uint32_t> FlameTree::pathTo(uint32_t node) const
+{
+    std::vector<uint32_t> path;
+    if (node >= nodes.size())
+        return path;
+    for (uint32_t n = node; n != 0; n = nodes[n].parent)
+        path.push_back(n);
+    path.push_back(0);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+FlameTree FlameTree::fromGraph(const core::FlameGraph &graph)
+{
+    FlameTree tree;
+    tree.inverted = graph.inverted;
+    for (const std::string &name : graph.names)
+        tree.names << toQString(name);
+    if (!tree.names.isEmpty())
+        tree.names[0] = QObject::tr("all");
+    tree.nodes.reserve(graph.nodes.size());
+    for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
+        const core::FlameNode &from = graph.nodes[i];
+        Node n;
+        n.name = from.name;
+        n.parent = from.parent;
+        n.depth = from.depth;
+        n.width = graph.width(i);
+        n.wall = from.wall;
+        n.self = from.self;
+        n.count = from.count;
+        n.children = from.children;
+        tree.maxDepth = std::max(tree.maxDepth, n.depth);
+        tree.nodes.push_back(std::move(n));
+    }
+    return tree;
+}
+
+FlameTree FlameTree::fromDiff(const core::FlameDiff &diff)
+{
+    FlameTree tree;
+    tree.differential = true;
+    for (const std::string &name : diff.names)
+        tree.names << toQString(name);
+    if (!tree.names.isEmpty())
+        tree.names[0] = QObject::tr("all");
+    tree.nodes.reserve(diff.nodes.size());
+    for (uint32_t i = 0; i < diff.nodes.size(); ++i) {
+        const core::DiffNode &from = diff.nodes[i];
+        Node n;
+        n.name = from.name;
+        n.parent = from.parent;
+        n.depth = from.depth;
+        n.width = diff.width(i);
+        n.wall = from.wallA + from.wallB;
+        n.self = from.selfA + from.selfB;
+        n.a = from.wallA;
+        n.b = from.wallB;
+        n.children = from.children;
+        tree.maxDepth = std::max(tree.maxDepth, n.depth);
+        tree.nodes.push_back(std::move(n));
+    }
+    return tree;
+}
+
+std::vector<FlameRect> layoutFlame(const FlameTree &tree, uint32_t focus, double widthPx,
+                                   double minPx)
+{
+    std::vector<FlameRect> out;
+    if (tree.nodes.empty() || focus >= tree.nodes.size() || widthPx <= 0)
+        return out;
+    const std::vector<uint32_t> path = tree.pathTo(focus);
+    for (size_t i = 0; i + 1 < path.size(); ++i)
+        out.push_back({path[i], 0, widthPx, tree.nodes[path[i]].depth, true});
+    const core::TimePs focusWidth = tree.nodes[focus].width;
+    if (focusWidth <= 0) {
+        out.push_back({focus, 0, widthPx, tree.nodes[focus].depth, false});
+        return out;
+    }
+    const double scale = widthPx / double(focusWidth);
+    // Depth first with an explicit stack: trees can be deep.
+    struct Item
+    {
+        uint32_t node;
+        double x;
+    };
+    std::vector<Item> stack{{focus, 0}};
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        const FlameTree::Node &n = tree.nodes[item.node];
+        const double w = double(n.width) * scale;
+        if (w < minPx && item.node != focus)
+            continue;
+        out.push_back({item.node, item.x, w, n.depth, false});
+        double x = item.x;
+        for (uint32_t c : n.children) {
+            stack.push_back({c, x});
+            x += double(tree.nodes[c].width) * scale;
+        }
+    }
+    return out;
+}
+
+} // namespace tracedesk::views

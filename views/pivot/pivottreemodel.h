@@ -1,0 +1,49 @@
+#pragma once
+
+// PivotTreeModel: a read-only tree over a core::PivotResult: one row per group, nested as the
+// levels are, columns group / count / total / average / min / max / self. The display role
+// shows formatted durations; kSortRole holds the raw number (the label for the group column)
+// so a QSortFilterProxyModel sorts numerically. A node's internal id is its index in the
+// result, so views map an index back to the group's slices with nodeOf().
+
+#include "core/model/trace.h"
+#include "core/query/pivot.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+
+namespace tracedesk::views {
+
+class PivotTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Group, Count, Total, Average, Min, Max, Self, ColumnCount };
+    static constexpr int kSortRole = Qt::UserRole + 1;
+
+    explicit PivotTreeModel(QObject *parent = nullptr);
+
+    void setResult(core::TracePtr trace, std::shared_ptr<const core::PivotResult> result);
+    const std::shared_ptr<const core::PivotResult> &result() const { return m_result; }
+    const core::TracePtr &trace() const { return m_trace; }
+    // The node of the result an index of this model shows (0, the root, for an invalid index).
+    uint32_t nodeOf(const QModelIndex &index) const;
+    QString labelOf(uint32_t node) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    core::TracePtr m_trace;
+    std::shared_ptr<const core::PivotResult> m_result;
+    std::vector<int> m_rowInParent; // per node: its row under its parent
+};
+
+} // namespace tracedesk::views

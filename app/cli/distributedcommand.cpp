@@ -14,7 +14,7 @@ using namespace core::analysis::distributed;
 
 const char *const kDistributedUsage =
     "  distributed DIR|FILES... [--json] [--jobs N] [--limit N] [--no-cache]\n"
-    "              [--memory-limit BYTES]\n"
+    "              [--memory-limit BYTES] [--align-step N]\n"
     "      Distributed summary of a run of PyTorch profiler rank traces (one file per rank;\n"
     "      DIR = every *.json, *.json.gz, *.json.zst in it, e.g. *.pt.trace.json.gz). Ranks load\n"
     "      one at a time (--jobs N: N at once), so a run larger than memory completes. Per\n"
@@ -26,7 +26,13 @@ const char *const kDistributedUsage =
     "      communication_us, overlap_us, exposed_communication_us, idle_us), collectives[]\n"
     "      (index, name, ranks = how many ranks have it, start_spread_us, end_spread_us,\n"
     "      last_rank), stragglers[] (rank, waiting_caused_us), errors[] (file, message).\n"
-    "      XSpace run folders are not summarised yet. --limit: collectives in the text table\n"
+    "      Also: ranks[].steps[] (step, start_us, step_time_us and the same five times within\n"
+    "      the step), collective_stats[] (name, kind, count, total_us, mean_us, bytes or null,\n"
+    "      per_rank[]). --align-step N: move each rank so its ProfilerStep#N starts where the\n"
+    "      earliest rank's does (when the ranks' clocks disagree).\n"
+    "      An XSpace run folder (*.xplane.pb, one host each) is summarised the same way, one\n"
+    "      rank per host (communication ops by name: nccl, all-reduce, all-gather, ...).\n"
+    "      --limit: collectives in the text table\n"
     "      (default 20). --memory-limit: the memory one rank's load may take (BYTES may end in\n"
     "      k or M = 10^3, 10^6; default: what the machine has available).";
 
@@ -39,7 +45,7 @@ double us(core::TimePs ps)
 
 bool isTraceFile(const std::string &name)
 {
-    for (const char *suffix : {".json", ".json.gz", ".json.zst"}) {
+    for (const char *suffix : {".json", ".json.gz", ".json.zst", ".xplane.pb"}) {
         const std::string s(suffix);
         if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
             return true;
@@ -62,7 +68,7 @@ bool collectFiles(const std::vector<std::string> &paths, std::vector<std::string
             }
             std::sort(found.begin(), found.end());
             if (found.empty()) {
-                *error = path + ": no *.json, *.json.gz or *.json.zst rank traces in it";
+                *error = path + ": no rank traces (*.json, *.json.gz, *.json.zst, *.xplane.pb)";
                 return false;
             }
             files->insert(files->end(), found.begin(), found.end());
@@ -89,7 +95,19 @@ void printJson(const DistributedSummary &d)
             .value("communication_us", us(r.communication))
             .value("overlap_us", us(r.overlap))
             .value("exposed_communication_us", us(r.exposedCommunication))
-            .value("idle_us", us(r.idle)).endObject();
+            .value("idle_us", us(r.idle))
+            .value("clock_shift_us", us(r.clockShift)).beginArray("steps");
+        for (const RankStep &st : r.steps) {
+            j.beginObject().value("step", st.name)
+                .value("start_us", us(st.start + r.clockShift))
+                .value("step_time_us", us(st.duration()))
+                .value("computation_us", us(st.computation))
+                .value("communication_us", us(st.communication))
+                .value("overlap_us", us(st.overlap))
+                .value("exposed_communication_us", us(st.exposedCommunication))
+                .value("idle_us", us(st.idle)).endObject();
+        }
+        j.endArray().endObject();
     }
     j.endArray().beginArray("collectives");
     for (const MatchedCollective &c : d.collectives) {
@@ -109,7 +127,31 @@ void printJson(const DistributedSummary &d)
         j.beginObject().value("rank", s.rank).value("waiting_caused_us", us(s.waitingCaused))
             .value("collectives_last", uint64_t(s.collectivesLast)).endObject();
     }
-    j.endArray().beginArray("errors");
+    j.endArray().beginArray("collective_stats");
+    auto counts = [&j](const CollectiveCount &c) {
+        j.value("count", c.count).value("total_us", us(c.total)).value("mean_us", us(c.mean()));
+        if (c.bytes >= 0)
+            j.value("bytes", c.bytes);
+        else
+            j.null("bytes");
+    };
+    for (const CollectiveStats &s : d.collectiveStats) {
+        j.beginObject().value("name", s.name).value("kind", s.kind);
+        counts(s.all);
+        j.beginArray("per_rank");
+        for (const CollectiveCount &c : s.perRank) {
+            j.beginObject().value("rank", c.rank);
+            counts(c);
+            j.endObject();
+        }
+        j.endArray().endObject();
+    }
+    j.endArray();
+    if (d.alignStep.empty())
+        j.null("align_step");
+    else
+        j.value("align_step", d.alignStep);
+    j.beginArray("errors");
     for (const RankError &e : d.errors)
         j.beginObject().value("file", e.file).value("message", e.message).endObject();
     j.endArray().beginArray("warnings");
@@ -168,7 +210,8 @@ int runDistributed(int argc, char **argv)
     std::string error;
     const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true},
                                            {"limit", true}, {"no-cache", false},
-                                           {"help", false}, {"memory-limit", true}};
+                                           {"help", false}, {"memory-limit", true},
+                                           {"align-step", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("distributed: " + error, kExitUsage);
     if (args.has("help")) {
@@ -196,6 +239,11 @@ int runDistributed(int argc, char **argv)
     }
     SummarizeOptions summarize;
     summarize.parallel = unsigned(jobs);
+    if (args.has("align-step")) {
+        summarize.alignStep = args.value("align-step");
+        if (summarize.alignStep.empty())
+            return fail("distributed: --align-step wants a step number", kExitUsage);
+    }
     const DistributedSummary summary = summarizeRun(files, nullptr, load, summarize);
     if (args.has("json"))
         printJson(summary);

@@ -4,6 +4,7 @@
 
 #include "core/io/generator.h"
 #include "core/io/kinetorungenerator.h"
+#include "core/io/xspacerungenerator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -24,18 +25,65 @@ const char *const kGenerateUsage =
     "      (nccl, rank i of N), its own clock origin, and the same NCCL all-gather / all-reduce\n"
     "      collectives; rank R (default N/2) computes 30% longer before each collective, so it\n"
     "      arrives last at every one and the others wait. Refuses existing files without\n"
-    "      --force.";
+    "      --force.\n"
+    "  generate --format xspace --ranks N [--slow-rank R] --events E [--seed S] [--force] OUTDIR\n"
+    "      The same run as N XSpace hosts OUTDIR/worker<i>.xplane.pb (an XProf run folder):\n"
+    "      per host a GPU plane with Steps, compute and NCCL all-reduce streams, and its own\n"
+    "      profile start time.";
 
 namespace {
 
 // --ranks: a run of Kineto rank traces in a folder.
+int generateXSpaceRun(const ParsedArgs &args, const core::GeneratorOptions &options, int ranks)
+{
+    core::XSpaceRunOptions run;
+    run.ranks = ranks;
+    unsigned long long slow = 0;
+    if (args.has("slow-rank")) {
+        if (!parseCount(args.value("slow-rank"), &slow) || slow >= (unsigned long long)ranks)
+            return fail("generate: --slow-rank wants a rank below --ranks", kExitUsage);
+        run.slowRank = int(slow);
+    }
+    run.eventsPerRank = options.events;
+    run.seed = options.seed;
+    run.overwrite = args.has("force");
+    const std::string dir = args.positional.front();
+    auto stats = core::generateXSpaceRun(run, dir);
+    if (!stats)
+        return fail(stats.message());
+    const core::XSpaceRunStats &s = stats.value();
+    if (args.has("json")) {
+        JsonOut json;
+        json.beginObject().value("dir", dir).value("ranks", uint64_t(s.files.size()))
+            .value("slow_rank", int64_t(s.slowRank)).value("steps", s.steps)
+            .value("collectives_per_rank", s.collectivesPerRank).value("events", s.events)
+            .value("file_bytes", s.fileBytes).beginArray("files");
+        for (const std::string &f : s.files)
+            json.value({}, f);
+        json.endArray().endObject();
+        std::printf("%s\n", json.text().c_str());
+    } else {
+        std::printf("%s: %zu hosts (slow host %d), %llu steps, %llu collectives per host, "
+                    "%llu events, %llu bytes\n",
+                    dir.c_str(), s.files.size(), s.slowRank,
+                    static_cast<unsigned long long>(s.steps),
+                    static_cast<unsigned long long>(s.collectivesPerRank),
+                    static_cast<unsigned long long>(s.events),
+                    static_cast<unsigned long long>(s.fileBytes));
+    }
+    return kExitOk;
+}
+
 int generateRun(const ParsedArgs &args, const core::GeneratorOptions &options)
 {
-    if (options.format != core::GeneratedFormat::Kineto)
-        return fail("generate: --ranks writes Kineto runs only (--format kineto)", kExitUsage);
     unsigned long long ranks = 0, slow = 0;
     if (!parseCount(args.value("ranks"), &ranks) || ranks == 0 || ranks > 4096)
         return fail("generate: --ranks wants a number from 1 to 4096", kExitUsage);
+    if (options.format == core::GeneratedFormat::XSpace)
+        return generateXSpaceRun(args, options, int(ranks));
+    if (options.format != core::GeneratedFormat::Kineto)
+        return fail("generate: --ranks writes Kineto or XSpace runs (--format kineto|xspace)",
+                    kExitUsage);
     core::KinetoRunOptions run;
     run.ranks = int(ranks);
     if (args.has("slow-rank")) {

@@ -1,5 +1,6 @@
 #include "app/gui/startup.h"
 
+#include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
 #include "core/base/version.h"
 
@@ -30,6 +31,13 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                                     "by side."),
         QStringLiteral("B"));
     parser.addOption(compareOption);
+    const QCommandLineOption alignOption(
+        QStringLiteral("align-step"),
+        QCoreApplication::translate("tracedesk",
+                                    "For a run of rank traces whose clocks disagree: move each "
+                                    "rank so its ProfilerStep#N starts with the others'."),
+        QStringLiteral("N"));
+    parser.addOption(alignOption);
     parser.addPositionalArgument(
         QStringLiteral("paths"),
         QCoreApplication::translate("tracedesk",
@@ -57,6 +65,7 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshotOption);
     options.comparePath = parser.value(compareOption);
+    options.alignStep = parser.value(alignOption);
     if (!options.comparePath.isEmpty() && options.paths.size() != 1) {
         options.exitNow = true;
         options.exitCode = 2;
@@ -76,6 +85,11 @@ StartupOptions parseCommandLine(const QStringList &arguments)
 
 void applyStartupOptions(MainWindow &window, const StartupOptions &options)
 {
+    if (!options.alignStep.isEmpty()) {
+        core::LoadOptions load = window.loadController()->options();
+        load.alignStep = options.alignStep.toStdString();
+        window.loadController()->setOptions(load);
+    }
     if (!options.screenshotPath.isEmpty()) {
         // A scripted run must never block on a message box.
         window.setInteractiveErrors(false);

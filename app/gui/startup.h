@@ -15,6 +15,7 @@ struct StartupOptions
     QStringList paths;        // files or folders to open, one window each
     QString comparePath;      // --compare B: compared with the first path
     QString screenshotPath;   // grab the window there after the load, then quit
+    QString alignStep;        // --align-step N: rank runs aligned at ProfilerStep#N
     bool exitNow = false;     // --help / --version / a usage error was handled
     int exitCode = 0;
     QString message;          // what to print when exiting now

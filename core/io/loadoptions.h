@@ -16,8 +16,14 @@ struct LoadOptions
     uint64_t memoryLimitBytes = 0;
     // Reuse / write the store cache.
     bool useCache = true;
+    // A run of rank traces: move each rank so its ProfilerStep#<alignStep> starts where the
+    // earliest rank's does (for ranks whose clocks disagree). Empty: the files' own clocks.
+    std::string alignStep;
     // Where the store cache lives; empty = $XDG_CACHE_HOME/tracedesk (or ~/.cache/tracedesk).
     std::string cacheDir;
+    // After a store is saved, the least recently used ones go until the cache fits this
+    // (core/io/cachetrim.h); 0 = no limit.
+    uint64_t cacheLimitBytes = uint64_t(8) << 30;
 };
 
 } // namespace tracedesk::core

@@ -49,6 +49,33 @@ bool hasKinetoKeys(const std::string &path)
     return false;
 }
 
+// The earliest start of a host-side `ProfilerStep#<step>` slice in `trace`, if any.
+std::optional<TimePs> stepMarkerStart(const Trace &trace, const std::string &step)
+{
+    const std::string name = "ProfilerStep#" + step;
+    std::vector<bool> isMarker(trace.kinds.size(), false);
+    bool any = false;
+    for (size_t k = 0; k < trace.kinds.size(); ++k) {
+        if (trace.string(trace.kinds[k].name) == name)
+            isMarker[k] = any = true;
+    }
+    if (!any)
+        return std::nullopt;
+    std::optional<TimePs> best;
+    for (const Track &track : trace.tracks) {
+        if (track.type != TrackType::Slices
+            || trace.planes[track.plane].kind != PlaneKind::Host)
+            continue;
+        for (const Row &row : track.rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                if (isMarker[row.kind[i]] && (!best || row.start[i] < *best))
+                    best = row.start[i];
+            }
+        }
+    }
+    return best;
+}
+
 struct LoadedRank
 {
     std::shared_ptr<Trace> trace;
@@ -156,8 +183,33 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
     for (const std::string &f : failures)
         info.warn(f);
 
+    // Optional step alignment: each rank's extra move, so its step marker starts at the
+    // earliest rank's on the merged clock.
+    std::vector<TimePs> alignMove(ranks.size(), 0);
+    if (!options.alignStep.empty()) {
+        std::vector<std::optional<TimePs>> at(ranks.size());
+        std::optional<TimePs> earliest;
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            const Trace &t = *ranks[i].trace;
+            const int64_t origin = t.info.run.clockOriginNs;
+            const TimePs base = origin != 0 && anyOrigin ? (origin - minOrigin) * 1000 : 0;
+            if (const auto s = stepMarkerStart(t, options.alignStep)) {
+                at[i] = *s + base;
+                earliest = earliest ? std::min(*earliest, *at[i]) : *at[i];
+            }
+        }
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            if (at[i] && earliest)
+                alignMove[i] = *earliest - *at[i];
+            else
+                info.warn(rankLabel(ranks[i].rank) + ": no ProfilerStep#" + options.alignStep
+                          + "; its clock is not aligned");
+        }
+    }
+
     std::vector<MergePart> parts;
     std::vector<std::string> seen;
+    size_t position = 0;
     for (LoadedRank &r : ranks) {
         const std::string fileName = fs::path(r.file).filename().string();
         std::string label = rankLabel(r.rank);
@@ -189,7 +241,8 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
                                  "times are used as they are");
             shift = 0;
         }
-        parts.push_back(MergePart{std::move(r.trace), label, fileName, shift});
+        parts.push_back(MergePart{std::move(r.trace), label, fileName,
+                                  shift + alignMove[position++]});
     }
     ranks.clear();
 

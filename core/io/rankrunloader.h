@@ -9,6 +9,8 @@
 //   position among the files.
 // - One clock: each rank's times move by (its RunMetadata::clockOriginNs - the run's earliest),
 //   so the merged time 0 is the earliest rank's time 0 (run.clockOriginNs is that origin).
+//   With LoadOptions::alignStep each rank moves further, so its host ProfilerStep#N marker
+//   starts where the earliest rank's does; a rank without that step is named in a warning.
 // - LoadInfo: sources = every file given, hosts = the rank labels, run metadata of the first
 //   rank, each rank's warnings prefixed with its file name. A rank that fails to load becomes
 //   a warning naming its file; only when every rank fails is the load an error (naming the

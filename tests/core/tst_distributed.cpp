@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tracedesk;
 using namespace tracedesk::core::analysis::distributed;
@@ -87,6 +88,13 @@ std::vector<std::string> filesIn(const QString &dir)
     return files;
 }
 
+// A trace's µs time in ns, exact for epoch times (a double holds the µs, not their ns).
+qint64 usToNs(double us)
+{
+    const double whole = std::floor(us);
+    return qint64(whole) * 1000 + qRound64((us - whole) * 1000.0);
+}
+
 // Union length, in ns, of [start, end) ranges.
 qint64 unionNs(std::vector<std::pair<qint64, qint64>> r)
 {
@@ -117,6 +125,8 @@ private slots:
     void communicationNames();
     void rankFromFileNames();
     void handMadeRun();
+    void handMadeStepsAndStats();
+    void alignStep();
     void realRuns_data();
     void realRuns();
     void cliJsonContract();
@@ -178,7 +188,7 @@ void TestDistributed::handMadeRun()
     QCOMPARE(o0, kBase * 1000);
     QCOMPARE(o1 - o0, int64_t(3000));
 
-    const DistributedSummary run = summarizeRun(filesIn(path), nullptr, noCache(), {2});
+    const DistributedSummary run = summarizeRun(filesIn(path), nullptr, noCache(), {2, {}});
     QCOMPARE(run.errors.size(), size_t(1));
     QVERIFY(run.errors[0].file.ends_with("rank3.json"));
     QCOMPARE(run.ranks.size(), size_t(3));
@@ -234,6 +244,110 @@ void TestDistributed::handMadeRun()
     QCOMPARE(run.stragglers[1].waitingCaused, core::TimePs(0));
 }
 
+void TestDistributed::handMadeStepsAndStats()
+{
+    QTemporaryDir dir;
+    const QString path = writeHandMadeRun(dir, false);
+    QVERIFY(!path.isEmpty());
+    const DistributedSummary run = summarizeRun(filesIn(path), nullptr, noCache());
+    QCOMPARE(run.ranks.size(), size_t(3));
+    // No launches in these files, so each step is its ProfilerStep#1 marker: [0, 100) on ranks
+    // 0 and 2, [0, 97) on rank 1's own clock (its marker and origin both lie at +3 µs). Step
+    // time - union of the kernels inside: rank 0 100 - 70.5, rank 1 97 - 72.5, rank 2
+    // 100 - 55.5; the other numbers equal the whole-trace ones (every kernel is in the step).
+    const double idle[] = {29.5, 24.5, 44.5};
+    const double duration[] = {100, 97, 100};
+    for (int r = 0; r < 3; ++r) {
+        const RankSummary &s = run.ranks[size_t(r)];
+        QCOMPARE(s.steps.size(), size_t(1));
+        const RankStep &st = s.steps.front();
+        QCOMPARE(st.name, std::string("1"));
+        QCOMPARE(double(st.duration()) / kUs, duration[r]);
+        QCOMPARE(st.computation, s.computation);
+        QCOMPARE(st.communication, s.communication);
+        QCOMPARE(st.overlap, s.overlap);
+        QCOMPARE(st.exposedCommunication, s.exposedCommunication);
+        QCOMPARE(double(st.idle) / kUs, idle[r]);
+    }
+    // One kernel name: two all-reduces per rank lasting 30 + 10, 25 + 12 and 10 + 5 µs; only
+    // the first carries a size, 1024 Float elements = 4096 bytes.
+    QCOMPARE(run.collectiveStats.size(), size_t(1));
+    const CollectiveStats &stats = run.collectiveStats.front();
+    QCOMPARE(stats.name, std::string(kernelBaseName(kAllReduce)));
+    QCOMPARE(stats.all.count, uint64_t(6));
+    QCOMPARE(double(stats.all.total) / kUs, 92.0);
+    QCOMPARE(stats.all.bytes, int64_t(3 * 4096));
+    QCOMPARE(stats.perRank.size(), size_t(3));
+    const double perRank[] = {40, 37, 15};
+    for (int r = 0; r < 3; ++r) {
+        QCOMPARE(stats.perRank[size_t(r)].rank, int64_t(r));
+        QCOMPARE(stats.perRank[size_t(r)].count, uint64_t(2));
+        QCOMPARE(double(stats.perRank[size_t(r)].total) / kUs, perRank[r]);
+        QCOMPARE(stats.perRank[size_t(r)].bytes, int64_t(4096));
+    }
+}
+
+void TestDistributed::alignStep()
+{
+    QTemporaryDir dir;
+    const QString path = writeHandMadeRun(dir, false);
+    QVERIFY(!path.isEmpty());
+    // On the files' clocks rank 1's step starts 3 µs after the others' and its first
+    // all-reduce at 35 µs; aligned at step 1 its step starts with theirs, so the all-reduce
+    // moves to 32 µs.
+    auto firstStart = [](const DistributedSummary &run, int64_t rank) {
+        const MatchedCollective &c = run.collectives.front();
+        for (size_t i = 0; i < c.ranks.size(); ++i) {
+            if (c.ranks[i] == rank)
+                return double(c.starts[i]) / kUs;
+        }
+        return -1.0;
+    };
+    const DistributedSummary plain = summarizeRun(filesIn(path), nullptr, noCache());
+    QCOMPARE(plain.ranks[1].steps.front().hostStart + plain.ranks[1].clockShift, 3 * kUs);
+    QCOMPARE(firstStart(plain, 1), 35.0);
+    SummarizeOptions align;
+    align.alignStep = "1";
+    const DistributedSummary aligned = summarizeRun(filesIn(path), nullptr, noCache(), align);
+    QCOMPARE(aligned.alignStep, std::string("1"));
+    for (const RankSummary &r : aligned.ranks)
+        QCOMPARE(r.steps.front().hostStart + r.clockShift, core::TimePs(0));
+    QCOMPARE(firstStart(aligned, 1), 32.0);
+    QCOMPARE(firstStart(aligned, 0), 30.0);
+    align.alignStep = "7";
+    const DistributedSummary missing = summarizeRun(filesIn(path), nullptr, noCache(), align);
+    QVERIFY(missing.alignStep.empty());
+    QVERIFY(!missing.warnings.empty());
+
+    // The merged timeline: the ProfilerStep#1 slices of the three ranks start together only
+    // when aligned.
+    auto stepStarts = [&](const std::string &step) {
+        core::LoadOptions options = noCache();
+        options.alignStep = step;
+        std::vector<core::TimePs> starts;
+        auto loaded = core::loadTrace(path.toStdString(), nullptr, options);
+        if (!loaded)
+            return starts;
+        const core::Trace &t = *loaded.value();
+        for (uint32_t k = 0; k < t.tracks.size(); ++k) {
+            for (const core::Row &row : t.tracks[k].rows) {
+                for (size_t i = 0; i < row.size(); ++i) {
+                    if (t.string(t.kinds[row.kind[i]].name) == "ProfilerStep#1")
+                        starts.push_back(row.start[i]);
+                }
+            }
+        }
+        std::sort(starts.begin(), starts.end());
+        return starts;
+    };
+    const std::vector<core::TimePs> unaligned = stepStarts({});
+    QCOMPARE(unaligned.size(), size_t(3));
+    QCOMPARE(unaligned.back() - unaligned.front(), 3 * kUs);
+    const std::vector<core::TimePs> together = stepStarts("1");
+    QCOMPARE(together.size(), size_t(3));
+    QCOMPARE(together.back(), together.front());
+}
+
 void TestDistributed::realRuns_data()
 {
     QTest::addColumn<QString>("dir");
@@ -247,12 +361,13 @@ void TestDistributed::realRuns()
     TRACEDESK_REQUIRE_FIXTURE(dir);
     const std::vector<std::string> files = filesIn(dir);
     QCOMPARE(files.size(), size_t(8));
-    const DistributedSummary run = summarizeRun(files, nullptr, noCache(), {2});
+    const DistributedSummary run = summarizeRun(files, nullptr, noCache(), {2, {}});
     QVERIFY(run.errors.empty());
     QCOMPARE(run.ranks.size(), size_t(8));
     QVERIFY(run.fullyMatched());
 
     static const QRegularExpression comm("^nccl|ncclKernel|ncclDevKernel|^rccl|^hccl");
+    QHash<QString, qint64> countByName, durationByName;
     for (const RankSummary &s : run.ranks) {
         const QJsonObject top = testsupport::readFixtureObject(QString::fromStdString(s.file));
         QCOMPARE(s.rank, int64_t(top["distributedInfo"].toObject()["rank"].toInt()));
@@ -260,11 +375,26 @@ void TestDistributed::realRuns()
         double base = 0;
         bool haveBase = false;
         std::vector<std::pair<qint64, qint64>> compute, communication;
+        // The same kernels on the rank's own clock (ns after its origin), for the steps.
+        std::vector<std::pair<qint64, qint64>> computeAbs, communicationAbs;
+        std::vector<qint64> markerStarts;
         for (const QJsonValue &v : events) {
             const QJsonObject e = v.toObject();
             const QString cat = e["cat"].toString().toLower();
+            if (e["ph"].toString() == "X" && e["name"].toString().startsWith("ProfilerStep#"))
+                markerStarts.push_back(usToNs(e["ts"].toDouble()) - s.originNs);
             if (e["ph"].toString() != "X" || cat != "kernel")
                 continue;
+            const QString name = e["name"].toString();
+            const qint64 absStart = usToNs(e["ts"].toDouble()) - s.originNs;
+            const qint64 absEnd = absStart + qRound64(e["dur"].toDouble() * 1000.0);
+            const bool isComm = comm.match(name).hasMatch();
+            (isComm ? communicationAbs : computeAbs).push_back({absStart, absEnd});
+            if (isComm) {
+                const QString base = name.left(name.indexOf('(')).trimmed();
+                ++countByName[base];
+                durationByName[base] += qRound64(e["dur"].toDouble() * 1000.0);
+            }
             const double ts = e["ts"].toDouble();
             if (!haveBase)
                 base = ts, haveBase = true;
@@ -279,6 +409,39 @@ void TestDistributed::realRuns()
         QCOMPARE(s.computation / 1000, unionNs(compute));
         QCOMPARE(s.communication / 1000, unionNs(communication));
         QCOMPARE(s.stepCount, 1u);
+
+        // The step: it starts at its ProfilerStep# marker or later (moved by its GPU work,
+        // pytorchsteps.h); inside it, the same algebra over the
+        // raw kernels clipped to it (overlap = |C| + |M| - |C u M|).
+        QCOMPARE(s.steps.size(), size_t(1));
+        const RankStep &st = s.steps.front();
+        QCOMPARE(markerStarts.size(), size_t(1));
+        QCOMPARE(st.hostStart / 1000, markerStarts.front());
+        QVERIFY(st.start >= st.hostStart);
+        auto clip = [&](std::vector<std::pair<qint64, qint64>> r) {
+            for (auto &[a, b] : r)
+                a = std::max(a, qint64(st.start / 1000)), b = std::min(b, qint64(st.end / 1000));
+            return r;
+        };
+        const qint64 c = unionNs(clip(computeAbs));
+        const qint64 m = unionNs(clip(communicationAbs));
+        std::vector<std::pair<qint64, qint64>> all = clip(computeAbs);
+        for (const auto &p : clip(communicationAbs))
+            all.push_back(p);
+        const qint64 u = unionNs(all);
+        QCOMPARE(st.computation / 1000, c);
+        QCOMPARE(st.communication / 1000, m);
+        QCOMPARE(st.overlap / 1000, c + m - u);
+        QCOMPARE(st.exposedCommunication / 1000, m - (c + m - u));
+        QCOMPARE(st.idle / 1000, st.duration() / 1000 - u);
+    }
+    // Collective stats per kernel name against the raw count over all ranks.
+    QCOMPARE(run.collectiveStats.size(), size_t(countByName.size()));
+    for (const CollectiveStats &cs : run.collectiveStats) {
+        const QString name = QString::fromStdString(cs.name);
+        QCOMPARE(cs.all.count, uint64_t(countByName.value(name)));
+        QCOMPARE(cs.all.total / 1000, durationByName.value(name));
+        QCOMPARE(cs.perRank.size(), size_t(8));
     }
     // Every collective on all 8 ranks, as many as each rank's communication kernels.
     QCOMPARE(run.collectives.size(), run.ranks.front().collectives.size());
@@ -318,6 +481,24 @@ void TestDistributed::cliJsonContract()
     QCOMPARE(stragglers.size(), 3);
     QCOMPARE(stragglers[0].toObject()["rank"].toInt(), 2);
     QCOMPARE(stragglers[0].toObject()["waiting_caused_us"].toDouble(), 45.0);
+    // Keys added next to the contract: per-step times and per-name collective stats.
+    const QJsonArray steps = ranks[2].toObject()["steps"].toArray();
+    QCOMPARE(steps.size(), 1);
+    QCOMPARE(steps[0].toObject()["step"].toString(), QStringLiteral("1"));
+    QCOMPARE(steps[0].toObject()["step_time_us"].toDouble(), 100.0);
+    QCOMPARE(steps[0].toObject()["idle_us"].toDouble(), 44.5);
+    const QJsonArray stats = top["collective_stats"].toArray();
+    QCOMPARE(stats.size(), 1);
+    QCOMPARE(stats[0].toObject()["count"].toInt(), 6);
+    QCOMPARE(stats[0].toObject()["total_us"].toDouble(), 92.0);
+    QVERIFY(qAbs(stats[0].toObject()["mean_us"].toDouble() - 92.0 / 6) < 1e-6);
+    QCOMPARE(stats[0].toObject()["per_rank"].toArray().size(), 3);
+    QVERIFY(top["align_step"].isNull());
+    const clitest::CliRun aligned =
+        clitest::runCli({"distributed", path, "--json", "--no-cache", "--align-step", "1"});
+    QCOMPARE(aligned.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(aligned.out).object()["align_step"].toString(),
+             QStringLiteral("1"));
     const QJsonArray errors = top["errors"].toArray();
     QCOMPARE(errors.size(), 1);
     QVERIFY(errors[0].toObject()["file"].toString().endsWith("rank3.json"));

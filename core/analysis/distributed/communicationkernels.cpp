@@ -1,6 +1,8 @@
 #include "core/analysis/distributed/communicationkernels.h"
 
 #include <array>
+#include <cctype>
+#include <string>
 #include <utility>
 
 namespace tracedesk::core::analysis::distributed {
@@ -10,6 +12,32 @@ bool isCommunicationKernelName(std::string_view name)
     return name.starts_with("nccl") || name.starts_with("rccl") || name.starts_with("hccl")
            || name.find("ncclKernel") != std::string_view::npos
            || name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+bool isCommunicationOpName(std::string_view name)
+{
+    if (isCommunicationKernelName(name))
+        return true;
+    std::string lower(name);
+    for (char &c : lower)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    // The words with their separators dropped: "all-reduce", "all_reduce", "AllReduce".
+    std::string squeezed;
+    for (char c : lower) {
+        if (c != '-' && c != '_' && c != ' ')
+            squeezed += c;
+    }
+    for (std::string_view word : {"nccl", "rccl", "allreduce", "allgather", "reducescatter",
+                                  "alltoall", "collectivepermute"}) {
+        if (squeezed.find(word) != std::string::npos)
+            return true;
+    }
+    for (std::string_view op : {"send", "recv"}) {
+        if (lower.starts_with(op)
+            && (lower.size() == op.size() || lower[op.size()] == '.' || lower[op.size()] == '-'))
+            return true;
+    }
+    return false;
 }
 
 std::string_view kernelBaseName(std::string_view name)

@@ -29,6 +29,13 @@ std::string_view kernelBaseName(std::string_view name);
 // base name. Used when the trace carries no "Collective name" arg.
 std::string collectiveKindFromName(std::string_view name);
 
+// Communication among the device ops of a trace without PyTorch kernel records (XSpace GPU
+// streams, TPU XLA ops), by name, case-insensitive: the kernel rule above, or a collective's
+// HLO / library name — all-reduce, all-gather, reduce-scatter, all-to-all,
+// collective-permute (also written without the dash or with `_`), and send / recv ops (`send`,
+// `recv-done.3`). The same words TraceDesk's pod viewer would file under collectives.
+bool isCommunicationOpName(std::string_view name);
+
 // Bytes of one element of a PyTorch dtype as record_param_comms writes it ("Float", "BFloat16",
 // "Half", "Long", "Int", "Byte", "Bool", "Double", ...); 0 when unknown.
 int64_t dtypeBytes(std::string_view dtype);

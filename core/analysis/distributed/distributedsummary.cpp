@@ -1,12 +1,12 @@
 #include "core/analysis/distributed/distributedsummary.h"
 
+#include "core/base/parallel.h"
 #include "core/io/traceloader.h"
 
 #include <algorithm>
 #include <atomic>
 #include <map>
 #include <optional>
-#include <thread>
 #include <utility>
 
 namespace tracedesk::core::analysis::distributed {
@@ -20,7 +20,76 @@ struct Arrival
     TimePs end = 0;
     int64_t bytes = -1;
     const std::string *kind = nullptr;
+    SliceRef ref;
 };
+
+// Sets every rank's clockShift: its origin's distance to the run's, plus the move that puts
+// its `alignStep` marker at the earliest rank's.
+void shiftRanks(DistributedSummary &out, const std::string &alignStep)
+{
+    for (RankSummary &r : out.ranks)
+        r.clockShift = (r.originNs - out.originNs) * 1000;
+    if (alignStep.empty())
+        return;
+    std::vector<std::optional<TimePs>> at(out.ranks.size());
+    std::optional<TimePs> earliest;
+    for (size_t i = 0; i < out.ranks.size(); ++i) {
+        const RankSummary &r = out.ranks[i];
+        for (const RankStep &s : r.steps) {
+            if (s.name == alignStep) {
+                at[i] = s.hostStart + r.clockShift;
+                earliest = earliest ? std::min(*earliest, *at[i]) : *at[i];
+                break;
+            }
+        }
+    }
+    if (!earliest) {
+        out.warnings.push_back("no rank has step " + alignStep + "; the ranks keep their clocks");
+        return;
+    }
+    out.alignStep = alignStep;
+    for (size_t i = 0; i < out.ranks.size(); ++i) {
+        RankSummary &r = out.ranks[i];
+        if (at[i])
+            r.clockShift += *earliest - *at[i];
+        else
+            out.warnings.push_back("rank " + std::to_string(r.rank) + " has no step " + alignStep
+                                   + "; it keeps its clock");
+    }
+}
+
+// Per kernel name: count, time and size over the run and per rank.
+std::vector<CollectiveStats> collectiveStats(const std::vector<RankSummary> &ranks)
+{
+    std::map<std::string, CollectiveStats> byName;
+    auto add = [](CollectiveCount &c, const CollectiveRecord &r) {
+        ++c.count;
+        c.total += r.end - r.start;
+        if (r.bytes >= 0)
+            c.bytes = std::max<int64_t>(c.bytes, 0) + r.bytes;
+    };
+    for (const RankSummary &rank : ranks) {
+        for (const CollectiveRecord &c : rank.collectives) {
+            CollectiveStats &s = byName[c.name];
+            if (s.name.empty()) {
+                s.name = c.name;
+                s.kind = c.kind;
+            }
+            if (s.perRank.empty() || s.perRank.back().rank != rank.rank)
+                s.perRank.push_back({rank.rank});
+            add(s.all, c);
+            add(s.perRank.back(), c);
+        }
+    }
+    std::vector<CollectiveStats> out;
+    for (auto &[name, s] : byName)
+        out.push_back(std::move(s));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const CollectiveStats &a, const CollectiveStats &b) {
+                         return a.all.total > b.all.total;
+                     });
+    return out;
+}
 
 // The rank's summary with its clock origin, or the load's error.
 Result<RankSummary> summarizeFile(const std::string &file, size_t order, LoadControl *control,
@@ -45,7 +114,7 @@ bool DistributedSummary::fullyMatched() const
     });
 }
 
-DistributedSummary combineRanks(std::vector<RankSummary> ranks)
+DistributedSummary combineRanks(std::vector<RankSummary> ranks, const std::string &alignStep)
 {
     DistributedSummary out;
     std::stable_sort(ranks.begin(), ranks.end(),
@@ -64,16 +133,18 @@ DistributedSummary combineRanks(std::vector<RankSummary> ranks)
     out.originNs = out.ranks.front().originNs;
     for (const RankSummary &r : out.ranks)
         out.originNs = std::min(out.originNs, r.originNs);
+    shiftRanks(out, alignStep);
+    out.collectiveStats = collectiveStats(out.ranks);
 
     // (name, k) -> the ranks' arrivals, in rank order.
     std::map<std::pair<std::string, size_t>, std::vector<Arrival>> groups;
     for (const RankSummary &r : out.ranks) {
-        const TimePs shift = (r.originNs - out.originNs) * 1000;
+        const TimePs shift = r.clockShift;
         std::map<std::string_view, size_t> seen;
         for (const CollectiveRecord &c : r.collectives) {
             const size_t k = seen[c.name]++;
             groups[{c.name, k}].push_back(
-                {r.rank, c.start + shift, c.end + shift, c.bytes, &c.kind});
+                {r.rank, c.start + shift, c.end + shift, c.bytes, &c.kind, c.ref});
         }
     }
 
@@ -91,6 +162,9 @@ DistributedSummary combineRanks(std::vector<RankSummary> ranks)
         TimePs lastEnd = firstEnd;
         for (const Arrival &a : arrivals) {
             m.ranks.push_back(a.rank);
+            m.refs.push_back(a.ref);
+            m.starts.push_back(a.start);
+            m.ends.push_back(a.end);
             m.bytes = std::max(m.bytes, a.bytes);
             m.firstStart = std::min(m.firstStart, a.start);
             if (a.start > m.lastStart) {
@@ -100,6 +174,8 @@ DistributedSummary combineRanks(std::vector<RankSummary> ranks)
             firstEnd = std::min(firstEnd, a.end);
             lastEnd = std::max(lastEnd, a.end);
         }
+        m.firstEnd = firstEnd;
+        m.lastEnd = lastEnd;
         m.startSpread = m.lastStart - m.firstStart;
         m.endSpread = lastEnd - firstEnd;
         for (const Arrival &a : arrivals)
@@ -135,22 +211,14 @@ DistributedSummary summarizeRun(const std::vector<std::string> &files, LoadContr
                                 const LoadOptions &options, const SummarizeOptions &summarize)
 {
     std::vector<std::optional<Result<RankSummary>>> results(files.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) {
-            if (control && control->cancelRequested())
-                results[i] = Result<RankSummary>::cancelled();
-            else
-                results[i] = summarizeFile(files[i], i, control, options);
-        }
-    };
-    const size_t workers = std::clamp<size_t>(summarize.parallel, 1, std::max<size_t>(1, files.size()));
-    std::vector<std::thread> threads;
-    for (size_t t = 1; t < workers; ++t)
-        threads.emplace_back(work);
-    work();
-    for (std::thread &t : threads)
-        t.join();
+    const auto workers = unsigned(std::max<size_t>(summarize.parallel, 1));
+    parallelFor(files.size(), workers, [&](unsigned, size_t i) {
+        if (control && control->cancelRequested())
+            results[i] = Result<RankSummary>::cancelled();
+        else
+            results[i] = summarizeFile(files[i], i, control, options);
+        return true;
+    });
 
     std::vector<RankSummary> ranks;
     std::vector<RankError> errors;
@@ -161,9 +229,30 @@ DistributedSummary summarizeRun(const std::vector<std::string> &files, LoadContr
         else
             errors.push_back({files[i], r.message()});
     }
-    DistributedSummary out = combineRanks(std::move(ranks));
+    DistributedSummary out = combineRanks(std::move(ranks), summarize.alignStep);
     out.errors.insert(out.errors.begin(), errors.begin(), errors.end());
     return out;
+}
+
+bool isMergedRankRun(const Trace &trace)
+{
+    if (trace.info.hosts.size() < 2)
+        return false;
+    if (trace.info.format == "xspace")
+        return true; // a run folder of several hosts, each a rank
+    return trace.info.format == "chrome-json"
+           && std::all_of(trace.info.hosts.begin(), trace.info.hosts.end(),
+                          [](const std::string &h) { return h.starts_with("rank "); });
+}
+
+DistributedSummary summarizeMergedRun(const Trace &trace)
+{
+    if (!isMergedRankRun(trace))
+        return {};
+    std::vector<RankSummary> ranks;
+    for (size_t i = 0; i < trace.info.hosts.size(); ++i)
+        ranks.push_back(summarizeRankSection(trace, trace.info.hosts[i], int64_t(i)));
+    return combineRanks(std::move(ranks));
 }
 
 } // namespace tracedesk::core::analysis::distributed

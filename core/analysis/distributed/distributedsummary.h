@@ -8,6 +8,9 @@
 // next, so a run whose stores together exceed memory still completes. With `parallel` > 1 that
 // many ranks load at once (a small bound: each holds its store while summarised).
 //
+// Collective stats: per kernel name, the count, summed duration and size, over the run and per
+// rank.
+//
 // Matching (as torch-tb-profiler pairs collectives: by order, not by time, §2.9/§2.12): the k-th
 // collective with the same name (kernel name without arguments) on every rank is one collective.
 // Times are put on one clock by each file's origin (RunMetadata::clockOriginNs; no skew
@@ -42,6 +45,30 @@ struct MatchedCollective
     int64_t lastRank = -1;
     TimePs waitingCaused = 0;
     int64_t bytes = -1;         // the largest size any rank reports, -1 when none
+    TimePs firstEnd = 0;
+    TimePs lastEnd = 0;
+    // Per rank of `ranks`: its kernel in the summarised store and its times on the run clock.
+    std::vector<SliceRef> refs;
+    std::vector<TimePs> starts;
+    std::vector<TimePs> ends;
+};
+
+// Collective kernels of one name (the match key) on one rank, or over all ranks.
+struct CollectiveCount
+{
+    int64_t rank = -1;          // -1 for the total over all ranks
+    uint64_t count = 0;
+    TimePs total = 0;           // sum of the kernels' durations
+    int64_t bytes = -1;         // sum of the sizes the kernels report, -1 when none does
+    TimePs mean() const { return count ? total / TimePs(count) : 0; }
+};
+
+struct CollectiveStats
+{
+    std::string name;
+    std::string kind;
+    CollectiveCount all;
+    std::vector<CollectiveCount> perRank; // by rank, ranks without one of these left out
 };
 
 struct Straggler
@@ -62,9 +89,11 @@ struct DistributedSummary
     std::vector<RankSummary> ranks; // by rank
     std::vector<MatchedCollective> collectives;
     std::vector<Straggler> stragglers;
+    std::vector<CollectiveStats> collectiveStats; // by total time, most first
     std::vector<RankError> errors;
     std::vector<std::string> warnings;
     int64_t originNs = 0; // the run clock's 0: the earliest rank origin
+    std::string alignStep; // the step every rank was aligned at, empty when none
     // Every collective has every rank (and the ranks have equal collective counts).
     bool fullyMatched() const;
 };
@@ -72,10 +101,22 @@ struct DistributedSummary
 struct SummarizeOptions
 {
     unsigned parallel = 1; // ranks loaded at once (>= 1)
+    // Align the ranks at the start of this step (N of ProfilerStep#N): each rank moves so its
+    // step N marker starts where the earliest rank's does. A rank without that step keeps its
+    // clock, with a warning. Empty: the files' own clocks.
+    std::string alignStep;
 };
 
 // Matching and stragglers over summaries already made (summarizeRun's second half; tests).
-DistributedSummary combineRanks(std::vector<RankSummary> ranks);
+// `alignStep` as in SummarizeOptions.
+DistributedSummary combineRanks(std::vector<RankSummary> ranks,
+                                const std::string &alignStep = {});
+
+// The distributed summary of a merged rank run already loaded (rankrunloader.h): one rank per
+// section of trace.info.hosts, on the store's one clock. Empty ranks for a trace of one section.
+DistributedSummary summarizeMergedRun(const Trace &trace);
+// True when `trace` is a merged run of several rank sections.
+bool isMergedRankRun(const Trace &trace);
 
 DistributedSummary summarizeRun(const std::vector<std::string> &files,
                                 LoadControl *control = nullptr,

@@ -3,6 +3,7 @@
 #include "core/io/rankname.h"
 
 #include "core/analysis/distributed/communicationkernels.h"
+#include "core/analysis/distributed/devicekernels.h"
 #include "core/analysis/pytorch/intervals.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "core/analysis/pytorch/pytorchsteps.h"
@@ -81,6 +82,7 @@ CollectiveRecord makeCollective(const Trace &trace, const KinetoIndex &index,
     c.name = std::string(kernelBaseName(name));
     c.start = act.start;
     c.end = act.end;
+    c.ref = act.ref;
     readCollectiveArgs(trace, act.ref, &c);
     int64_t externalId = act.externalId;
     if (externalId == kNoValue && act.runtime != kNoIndex)
@@ -100,6 +102,100 @@ std::string lower(std::string_view text)
     for (char &ch : out)
         ch = char(std::tolower(static_cast<unsigned char>(ch)));
     return out;
+}
+
+// A communication op of a device line (no PyTorch records): its name is all it says.
+CollectiveRecord deviceCollective(const Trace &trace, const DeviceKernel &k)
+{
+    CollectiveRecord c;
+    const std::string_view name = trace.name(k.ref);
+    c.name = std::string(kernelBaseName(name));
+    c.kind = collectiveKindFromName(name);
+    c.start = k.start;
+    c.end = k.end;
+    c.ref = k.ref;
+    return c;
+}
+
+// Kernel algebra, steps and collectives of the planes `index` covers: the PyTorch kernels when
+// the trace has them, else the device lines' ops (devicekernels.h).
+void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary *summary)
+{
+    RankSummary &out = *summary;
+    IntervalList compute;
+    IntervalList comm;
+    auto addKernel = [&](TimePs start, TimePs end, bool communication) {
+        ++out.kernelCount;
+        (communication ? comm : compute).push_back({start, end});
+        if (communication)
+            ++out.communicationKernelCount;
+        if (out.kernelCount == 1 || start < out.firstKernelStart)
+            out.firstKernelStart = start;
+        if (out.kernelCount == 1 || end > out.lastKernelEnd)
+            out.lastKernelEnd = end;
+    };
+    if (index.hasKernels) {
+        for (const KinetoActivity &act : index.activities) {
+            if (act.role != SliceRole::Kernel)
+                continue;
+            const bool isComm = isCommunicationKernelName(trace.name(act.ref));
+            addKernel(act.start, act.end, isComm);
+            if (isComm)
+                out.collectives.push_back(makeCollective(trace, index, act));
+        }
+        const PyTorchSteps steps = computePyTorchSteps(trace, index);
+        for (const PyTorchStep &ps : steps.steps) {
+            RankStep step;
+            step.name = ps.name;
+            step.hostStart = ps.hostStart;
+            step.start = ps.start;
+            step.end = ps.end;
+            step.marker = ps.marker;
+            step.hasMarker = steps.fromMarkers;
+            out.steps.push_back(std::move(step));
+        }
+    } else {
+        for (const DeviceKernel &k : deviceKernels(trace, index.scope)) {
+            const bool isComm = isCommunicationOpName(trace.name(k.ref));
+            addKernel(k.start, k.end, isComm);
+            if (isComm)
+                out.collectives.push_back(deviceCollective(trace, k));
+        }
+        for (const DeviceStep &ds : deviceSteps(trace, index.scope)) {
+            RankStep step;
+            step.name = ds.name;
+            step.hostStart = step.start = ds.start;
+            step.end = ds.end;
+            step.marker = ds.ref;
+            step.hasMarker = true;
+            out.steps.push_back(std::move(step));
+        }
+    }
+    out.stepCount = uint32_t(out.steps.size());
+
+    compute = mergeIntervals(std::move(compute));
+    comm = mergeIntervals(std::move(comm));
+    IntervalList all = compute;
+    all.insert(all.end(), comm.begin(), comm.end());
+    all = mergeIntervals(std::move(all));
+    const IntervalList both = intersectIntervals(compute, comm);
+    out.computation = totalLength(compute);
+    out.communication = totalLength(comm);
+    out.overlap = totalLength(both);
+    out.exposedCommunication = out.communication - out.overlap;
+    out.idle = (out.lastKernelEnd - out.firstKernelStart) - totalLength(all);
+    std::stable_sort(out.collectives.begin(), out.collectives.end(),
+                     [](const CollectiveRecord &a, const CollectiveRecord &b) {
+                         return a.start != b.start ? a.start < b.start : a.end < b.end;
+                     });
+    for (RankStep &step : out.steps) {
+        const Interval window{step.start, step.end};
+        step.computation = overlapLength(compute, window);
+        step.communication = overlapLength(comm, window);
+        step.overlap = overlapLength(both, window);
+        step.exposedCommunication = step.communication - step.overlap;
+        step.idle = step.duration() - overlapLength(all, window);
+    }
 }
 
 } // namespace
@@ -127,41 +223,35 @@ RankSummary summarizeRank(const Trace &trace, const std::string &file, int64_t f
                                + " taken from the " + out.rankSource);
     }
 
-    const KinetoIndex index = buildKinetoIndex(trace);
-    out.stepCount = uint32_t(computePyTorchSteps(trace, index).steps.size());
+    summarizeIndexed(trace, buildKinetoIndex(trace), &out);
+    return out;
+}
 
-    IntervalList compute;
-    IntervalList comm;
-    for (const KinetoActivity &act : index.activities) {
-        if (act.role != SliceRole::Kernel)
-            continue;
-        ++out.kernelCount;
-        if (isCommunicationKernelName(trace.name(act.ref))) {
-            ++out.communicationKernelCount;
-            comm.push_back({act.start, act.end});
-            out.collectives.push_back(makeCollective(trace, index, act));
-        } else {
-            compute.push_back({act.start, act.end});
+RankSummary summarizeRankSection(const Trace &trace, const std::string &host,
+                                 int64_t fallbackRank)
+{
+    RankSummary out;
+    out.host = host;
+    out.file = host;
+    out.rank = fallbackRank;
+    out.rankSource = "section";
+    if (host.starts_with("rank ")) {
+        try {
+            size_t used = 0;
+            const long long n = std::stoll(host.substr(5), &used);
+            if (used > 0 && n >= 0)
+                out.rank = n;
+        } catch (const std::exception &) {
         }
-        if (out.kernelCount == 1 || act.start < out.firstKernelStart)
-            out.firstKernelStart = act.start;
-        if (out.kernelCount == 1 || act.end > out.lastKernelEnd)
-            out.lastKernelEnd = act.end;
+    } else if (const auto named = rankFromFileName(host)) {
+        out.rank = *named; // an XSpace host named like its file: worker3
     }
-    compute = mergeIntervals(std::move(compute));
-    comm = mergeIntervals(std::move(comm));
-    IntervalList all = compute;
-    all.insert(all.end(), comm.begin(), comm.end());
-    all = mergeIntervals(std::move(all));
-    out.computation = totalLength(compute);
-    out.communication = totalLength(comm);
-    out.overlap = totalLength(intersectIntervals(compute, comm));
-    out.exposedCommunication = out.communication - out.overlap;
-    out.idle = (out.lastKernelEnd - out.firstKernelStart) - totalLength(all);
-    std::stable_sort(out.collectives.begin(), out.collectives.end(),
-                     [](const CollectiveRecord &a, const CollectiveRecord &b) {
-                         return a.start != b.start ? a.start < b.start : a.end < b.end;
-                     });
+    KinetoScope scope;
+    if (!trace.strings.find(host, &scope.host))
+        return out;
+    scope.wholeTrace = false;
+    scope.scopeLabel = host;
+    summarizeIndexed(trace, buildKinetoIndex(trace, scope), &out);
     return out;
 }
 

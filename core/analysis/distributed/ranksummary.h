@@ -7,12 +7,15 @@
 //
 // Rules (../shared/PYTORCH.md §3.1, §3.4, with our choices):
 // - kernels = slices with role Kernel on the device planes (all devices and streams together);
-//   memcpy / memset / sync are not kernels here;
+//   memcpy / memset / sync are not kernels here. A trace without such slices (an XSpace host)
+//   uses its device lines' ops and Steps line instead (devicekernels.h), communication then by
+//   isCommunicationOpName;
 // - communication kernels by name (communicationkernels.h), all other kernels are computation;
 // - computation = |union of computation kernels|, communication = |union of communication
 //   kernels|, overlap = |their intersection|, exposed communication = communication - overlap,
 //   idle = (last kernel end - first kernel start) - |union of all kernels|;
-// - step count = the kept steps of pytorchsteps.h;
+// - step count = the kept steps of pytorchsteps.h; per step (its adjusted [start, end)) the
+//   same algebra clipped to the step, idle = step time - |union of all kernels in the step|;
 // - one CollectiveRecord per communication kernel, by (start, end). Its kind is the kernel's
 //   "Collective name" arg, else that of the CPU op it was launched from (External id, directly
 //   or through its launch's), else the word in the kernel name; sizes from "In msg nelems",
@@ -44,6 +47,25 @@ struct CollectiveRecord
     int64_t outElements = -1;   // "Out msg nelems"
     std::string dtype;          // empty when absent
     int64_t bytes = -1;         // inElements x dtype size, -1 when either is unknown
+    SliceRef ref;               // the kernel in the summarised store (valid while it lives)
+};
+
+// One step of a rank, times on the rank's own clock.
+struct RankStep
+{
+    std::string name;        // N of ProfilerStep#N
+    TimePs hostStart = 0;    // the ProfilerStep#N marker's start (the alignment point)
+    TimePs start = 0;        // the step as pytorchsteps.h adjusts it
+    TimePs end = 0;
+    TimePs computation = 0;
+    TimePs communication = 0;
+    TimePs overlap = 0;
+    TimePs exposedCommunication = 0;
+    TimePs idle = 0;
+    SliceRef marker;         // the ProfilerStep#N slice in the summarised store
+    bool hasMarker = false;  // false for the fallback step of a trace without step markers
+
+    TimePs duration() const { return end - start; }
 };
 
 struct RankSummary
@@ -64,7 +86,13 @@ struct RankSummary
     TimePs firstKernelStart = 0; // 0, 0 without kernels
     TimePs lastKernelEnd = 0;
     std::vector<CollectiveRecord> collectives; // by (start, end)
+    std::vector<RankStep> steps;               // in step order
     std::vector<std::string> warnings;
+    // The rank's section in a merged store (its planes' host), empty for a store of its own.
+    std::string host;
+    // Added to the rank's times to put them on the run clock (combineRanks sets it: the clock
+    // origin's distance to the run's, plus the step alignment when asked).
+    TimePs clockShift = 0;
 };
 
 // The rank a file name gives: core/io/rankname.h.
@@ -73,5 +101,10 @@ using core::rankFromFileName;
 // `fallbackRank` is used when neither the trace nor the file name tells (-1: none).
 RankSummary summarizeRank(const Trace &trace, const std::string &file = {},
                           int64_t fallbackRank = -1);
+
+// One rank of a merged run (rankrunloader.h): the planes whose host is `host` ("rank N"); the
+// rank is N (else `fallbackRank`), its clock the merged store's (originNs 0).
+RankSummary summarizeRankSection(const Trace &trace, const std::string &host,
+                                 int64_t fallbackRank);
 
 } // namespace tracedesk::core::analysis::distributed

@@ -1,4 +1,5 @@
 #include "core/analysis/pytorch/kinetoindex.h"
+#include "core/base/cancel.h"
 
 #include <algorithm>
 #include <numeric>
@@ -90,9 +91,15 @@ KinetoScope kinetoScope(const Trace &trace)
 
 KinetoIndex buildKinetoIndex(const Trace &trace)
 {
+    return buildKinetoIndex(trace, kinetoScope(trace));
+}
+
+KinetoIndex buildKinetoIndex(const Trace &trace, const KinetoScope &scope)
+{
     KinetoIndex index;
-    index.scope = kinetoScope(trace);
+    index.scope = scope;
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        checkCancelled();
         const Track &track = trace.tracks[t];
         if (track.type != TrackType::Slices || !index.scope.includes(trace, track.plane))
             continue;

@@ -134,6 +134,8 @@ struct KinetoIndex
 bool isProfilerStepName(std::string_view name);
 
 KinetoIndex buildKinetoIndex(const Trace &trace);
+// The index of the planes `scope` includes (one rank of a merged run, for the distributed view).
+KinetoIndex buildKinetoIndex(const Trace &trace, const KinetoScope &scope);
 std::shared_ptr<const KinetoIndex> kinetoIndex(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis::pytorch

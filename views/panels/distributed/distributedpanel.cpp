@@ -1,0 +1,322 @@
+#include "views/panels/distributed/distributedpanel.h"
+
+#include "views/panels/common/panellinks.h"
+#include "views/panels/common/rowtable.h"
+#include "views/panels/distributed/distributedtables.h"
+#include "views/panels/distributed/rankbreakdownchart.h"
+#include "views/panels/pytorch/frameworkpages.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSlider>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tracedesk::views {
+
+using namespace core::analysis;
+using namespace core::analysis::distributed;
+
+namespace {
+
+// Step names in numeric order when they are numbers ("2" before "10").
+bool stepBefore(const std::string &a, const std::string &b)
+{
+    const bool na = !a.empty() && std::all_of(a.begin(), a.end(), ::isdigit);
+    const bool nb = !b.empty() && std::all_of(b.begin(), b.end(), ::isdigit);
+    if (na && nb && a.size() != b.size())
+        return a.size() < b.size();
+    return a < b;
+}
+
+QTableView *table(QStandardItemModel *model, QWidget *parent)
+{
+    QTableView *view = makeRowTable(model, parent);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return view;
+}
+
+// The time a collective or a step is shown with: a tenth of its span on either side.
+std::pair<core::TimePs, core::TimePs> padded(core::TimePs start, core::TimePs end)
+{
+    const core::TimePs margin = std::max<core::TimePs>((end - start) / 10, 1000000);
+    return {start - margin, end + margin};
+}
+
+} // namespace
+
+DistributedPanel::DistributedPanel(QWidget *parent) : QWidget(parent)
+{
+    m_pages = new QStackedWidget(this);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_pages);
+    m_reason = new NotApplicableView(
+        tr("Distributed compares the ranks of one run; this profile has a single process — open "
+           "a folder of rank traces (or drop several) to see their steps, communication and "
+           "stragglers."),
+        this);
+
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    m_status = new QLabel(tr("No trace loaded."), content);
+    m_notes = new QLabel(content);
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    m_tabs = new QTabWidget(content);
+    layout->addWidget(m_status);
+    layout->addWidget(m_notes);
+    layout->addWidget(m_tabs, 1);
+
+    m_rankStepModel = new QStandardItemModel(this);
+    m_stragglerModel = new QStandardItemModel(this);
+    m_waitingModel = new QStandardItemModel(this);
+    m_statsModel = new QStandardItemModel(this);
+
+    // Ranks and steps.
+    auto *stepsPage = new QWidget(m_tabs);
+    auto *stepsLayout = new QVBoxLayout(stepsPage);
+    auto *stepRow = new QHBoxLayout;
+    m_stepLabel = new QLabel(stepsPage);
+    m_slider = new QSlider(Qt::Horizontal, stepsPage);
+    m_slider->setObjectName(QStringLiteral("distributedStepSlider"));
+    stepRow->addWidget(m_stepLabel);
+    stepRow->addWidget(m_slider, 1);
+    auto *split = new QSplitter(Qt::Horizontal, stepsPage);
+    m_chart = new RankBreakdownChart(split);
+    m_rankSteps = table(m_rankStepModel, split);
+    split->addWidget(m_chart);
+    split->addWidget(m_rankSteps);
+    m_chart->setMinimumWidth(420);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({450, 550});
+    stepsLayout->addLayout(stepRow);
+    stepsLayout->addWidget(split, 1);
+    m_tabs->addTab(stepsPage, tr("Ranks and steps"));
+
+    // Stragglers.
+    auto *straggle = new QSplitter(Qt::Horizontal, m_tabs);
+    m_stragglers = table(m_stragglerModel, straggle);
+    m_waiting = table(m_waitingModel, straggle);
+    straggle->addWidget(m_stragglers);
+    straggle->addWidget(m_waiting);
+    m_waiting->setMinimumWidth(300);
+    straggle->setStretchFactor(0, 3);
+    straggle->setStretchFactor(1, 1);
+    m_tabs->addTab(straggle, tr("Stragglers"));
+
+    m_stats = table(m_statsModel, m_tabs);
+    m_tabs->addTab(m_stats, tr("Collectives"));
+
+    m_pages->addWidget(content);
+    m_pages->addWidget(m_reason);
+
+    connect(m_slider, &QSlider::valueChanged, this, [this](int) { showStep(); });
+    connect(m_chart, &RankBreakdownChart::rankClicked, this,
+            [this](int rank) { activateRank(rank); });
+    onRowActivated(m_rankSteps, this, [this](const QModelIndex &i) { rankStepClicked(i); });
+    onRowActivated(m_stragglers, this, [this](const QModelIndex &i) {
+        const QVariant v = m_stragglerModel->item(i.row(), 0)->data(kSummaryIndexRole);
+        if (i.column() == LastRankColumn && m_summary) {
+            const int64_t rank = m_summary->collectives[v.toULongLong()].lastRank;
+            for (size_t r = 0; r < m_summary->ranks.size(); ++r) {
+                if (m_summary->ranks[r].rank == rank)
+                    activateRank(int(r));
+            }
+            return;
+        }
+        activateCollective(v.toInt());
+    });
+    onRowActivated(m_waiting, this, [this](const QModelIndex &i) {
+        const QVariant v = m_waitingModel->item(i.row(), 0)->data(kSummaryIndexRole);
+        if (v.isValid())
+            activateRank(v.toInt());
+    });
+    setSummary(nullptr);
+}
+
+DistributedPanel::~DistributedPanel() = default;
+
+bool DistributedPanel::showsReason() const
+{
+    return m_pages->currentWidget() == m_reason;
+}
+
+QString DistributedPanel::reasonText() const
+{
+    return m_reason->reasonText();
+}
+
+QString DistributedPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void DistributedPanel::setAnalyses(AnalysisCachePtr cache)
+{
+    m_job.stop();
+    m_cache = std::move(cache);
+    setSummary(nullptr);
+    if (!m_cache) {
+        m_pages->setCurrentIndex(0);
+        m_status->setText(tr("No trace loaded."));
+        return;
+    }
+    if (!isMergedRankRun(m_cache->trace())) {
+        m_pages->setCurrentWidget(m_reason);
+        return;
+    }
+    m_pages->setCurrentIndex(0);
+    m_status->setText(tr("Computing..."));
+    auto c = m_cache;
+    m_job.run<std::shared_ptr<const Summary>>(
+        this, [c] { return std::make_shared<const Summary>(summarizeMergedRun(c->trace())); },
+        [this](std::shared_ptr<const Summary> s) {
+            setSummary(std::move(s));
+            emit computed();
+        });
+}
+
+void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)
+{
+    m_summary = std::move(summary);
+    m_steps.clear();
+    if (m_summary) {
+        for (const RankSummary &r : m_summary->ranks) {
+            for (const RankStep &s : r.steps) {
+                if (std::find(m_steps.begin(), m_steps.end(), s.name) == m_steps.end())
+                    m_steps.push_back(s.name);
+            }
+        }
+        std::sort(m_steps.begin(), m_steps.end(), stepBefore);
+        size_t matched = 0;
+        for (const MatchedCollective &c : m_summary->collectives)
+            matched += c.ranks.size() == m_summary->ranks.size() ? 1 : 0;
+        QString status = tr("%n rank(s)", nullptr, int(m_summary->ranks.size()))
+                         + tr(", %n step(s)", nullptr, int(m_steps.size()))
+                         + tr(", %n collective(s)", nullptr, int(m_summary->collectives.size()));
+        if (!m_summary->collectives.empty())
+            status += tr(" (%1 on every rank)").arg(matched);
+        if (!m_summary->stragglers.empty() && m_summary->stragglers.front().waitingCaused > 0)
+            status += tr(" · top straggler: rank %1").arg(m_summary->stragglers.front().rank);
+        m_status->setText(status);
+        QStringList notes;
+        for (const RankError &e : m_summary->errors)
+            notes << tr("Error: %1: %2").arg(QString::fromStdString(e.file),
+                                             QString::fromStdString(e.message));
+        for (const std::string &w : m_summary->warnings)
+            notes << tr("Note: %1").arg(QString::fromStdString(w));
+        m_notes->setText(notes.join('\n'));
+        m_notes->setVisible(!notes.isEmpty());
+        fillStragglers(m_stragglerModel, *m_summary);
+        fillWaitingRanks(m_waitingModel, *m_summary);
+        fillCollectiveStats(m_statsModel, *m_summary);
+    } else {
+        m_notes->hide();
+        m_stragglerModel->clear();
+        m_waitingModel->clear();
+        m_statsModel->clear();
+    }
+    const QSignalBlocker block(m_slider);
+    m_slider->setRange(0, int(m_steps.size()));
+    m_slider->setValue(m_steps.size() == 1 ? 1 : 0);
+    m_slider->setEnabled(m_steps.size() > 1);
+    m_slider->setVisible(m_steps.size() > 1);
+    showStep();
+    for (QTableView *t : {m_stragglers, m_waiting, m_stats})
+        t->resizeColumnsToContents();
+}
+
+void DistributedPanel::setStepChoice(int choice)
+{
+    m_slider->setValue(choice);
+}
+
+void DistributedPanel::showStep()
+{
+    const int choice = m_slider->value();
+    const std::string step = choice > 0 && choice <= int(m_steps.size())
+                                 ? m_steps[size_t(choice - 1)]
+                                 : std::string();
+    m_stepLabel->setText(step.empty() ? tr("Step: all steps")
+                                      : tr("Step: %1").arg(QString::fromStdString(step)));
+    m_chart->show(m_summary.get(), step);
+    if (m_summary)
+        fillRankSteps(m_rankStepModel, *m_summary, step);
+    else
+        m_rankStepModel->clear();
+    m_rankSteps->resizeColumnsToContents();
+}
+
+void DistributedPanel::rankStepClicked(const QModelIndex &index)
+{
+    const QStandardItem *first = m_rankStepModel->item(index.row(), 0);
+    if (!first)
+        return;
+    const int rank = first->data(kSummaryIndexRole).toInt();
+    if (index.column() == RankColumn)
+        activateRank(rank);
+    else
+        activateStep(rank, first->data(kStepIndexRole).toInt());
+}
+
+void DistributedPanel::activateRank(int rankIndex)
+{
+    if (!m_summary || rankIndex < 0 || rankIndex >= int(m_summary->ranks.size()))
+        return;
+    emit hostActivated(QString::fromStdString(m_summary->ranks[size_t(rankIndex)].host));
+}
+
+void DistributedPanel::activateStep(int rankIndex, int stepIndex)
+{
+    if (!m_summary || rankIndex < 0 || rankIndex >= int(m_summary->ranks.size()))
+        return;
+    const RankSummary &rank = m_summary->ranks[size_t(rankIndex)];
+    if (stepIndex < 0 || stepIndex >= int(rank.steps.size()))
+        return;
+    const std::string &name = rank.steps[size_t(stepIndex)].name;
+    // The step on every rank: its span covers them all, each rank's marker is outlined.
+    auto refs = std::make_shared<std::vector<core::SliceRef>>();
+    core::TimePs start = 0, end = 0;
+    bool any = false;
+    for (const RankSummary &r : m_summary->ranks) {
+        for (const RankStep &s : r.steps) {
+            if (s.name != name)
+                continue;
+            start = any ? std::min(start, s.start + r.clockShift) : s.start + r.clockShift;
+            end = any ? std::max(end, s.end + r.clockShift) : s.end + r.clockShift;
+            any = true;
+            if (s.hasMarker)
+                refs->push_back(s.marker);
+        }
+    }
+    const auto [t0, t1] = padded(start, end);
+    emit rangeActivated(t0, t1, tr("Step %1 on every rank").arg(QString::fromStdString(name)),
+                        std::move(refs));
+}
+
+void DistributedPanel::activateCollective(int collectiveIndex)
+{
+    if (!m_summary || collectiveIndex < 0 || collectiveIndex >= int(m_summary->collectives.size()))
+        return;
+    const MatchedCollective &c = m_summary->collectives[size_t(collectiveIndex)];
+    auto refs = std::make_shared<std::vector<core::SliceRef>>(c.refs);
+    const auto [t0, t1] = padded(c.firstStart, c.lastEnd);
+    emit rangeActivated(t0, t1,
+                        tr("%1 #%2 on %n rank(s)", nullptr, int(c.ranks.size()))
+                            .arg(QString::fromStdString(c.name))
+                            .arg(c.occurrence),
+                        std::move(refs));
+}
+
+} // namespace tracedesk::views

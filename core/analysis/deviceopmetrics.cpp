@@ -18,6 +18,7 @@
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
 #include "core/analysis/opscan.h"
+#include "core/base/cancel.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -381,6 +382,7 @@ OpMetricsDb deviceOpMetrics(const Trace &trace, std::optional<TimeRange> range)
 {
     DeviceScan scan(trace, range);
     for (const Plane &plane : trace.planes) {
+        checkCancelled();
         switch (deviceFamily(trace, plane)) {
         case DeviceFamily::Gpu: scan.scanGpuPlane(plane); break;
         case DeviceFamily::Tpu: scan.scanTpuPlane(plane); break;

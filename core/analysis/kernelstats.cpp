@@ -11,6 +11,7 @@
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
 #include "core/analysis/opscan.h"
+#include "core/base/cancel.h"
 
 #include <algorithm>
 #include <map>
@@ -97,6 +98,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
         if (deviceFamily(trace, plane) != DeviceFamily::Gpu)
             continue;
         for (uint32_t t : plane.tracks) {
+            checkCancelled();
             const Track &track = trace.tracks[t];
             if (!isRawGpuLine(trace, track))
                 continue;

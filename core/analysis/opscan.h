@@ -10,6 +10,7 @@
 // not pass the filter are transparent. Cost: O(slices x rows) with no allocation per slice.
 
 #include "core/analysis/opmetrics.h"
+#include "core/base/cancel.h"
 
 #include <string_view>
 #include <vector>
@@ -64,6 +65,7 @@ struct NestScratch
 template<typename Keep, typename Visit>
 void walkNested(const Track &track, NestScratch &s, Keep &&keep, Visit &&visit)
 {
+    checkCancelled(); // one look per track walk; see core/base/cancel.h
     const size_t rows = track.rows.size();
     s.cursor.assign(rows, 0);
     s.stack.clear();

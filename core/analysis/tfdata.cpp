@@ -6,6 +6,9 @@
 
 #include "core/analysis/tfdata.h"
 
+#include "core/analysis/framework.h"
+#include "core/base/cancel.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -379,6 +382,24 @@ std::string tfDataSuggestion(TfDataBottleneckType type)
     return suggestionFor(type);
 }
 
+namespace {
+
+// "Profile longer" helps only a TensorFlow program: tf.data is TensorFlow's input API, so a
+// JAX, XLA or PyTorch profile is told so instead of being sent to capture again.
+std::string noActivitySummary(const Trace &trace)
+{
+    const std::string framework = frameworkOf(trace);
+    if (framework == "tensorflow" || framework == "unknown")
+        return "No tf.data activity was captured: try a longer profile.";
+    const std::string writer = framework == "jax"       ? "JAX"
+                               : framework == "pytorch" ? "PyTorch"
+                                                        : "an XLA program";
+    return "No tf.data activity: tf.data is TensorFlow's input pipeline API, and this profile "
+           "was written by " + writer + ".";
+}
+
+} // namespace
+
 TfDataAnalysis computeTfData(const Trace &trace)
 {
     TfDataAnalysis out;
@@ -392,7 +413,7 @@ TfDataAnalysis computeTfData(const Trace &trace)
         kinds.push_back(std::move(k));
     }
     if (kinds.empty()) {
-        out.summary = "No tf.data activity was captured: try a longer profile.";
+        out.summary = noActivitySummary(trace);
         return out;
     }
     StringId idKey = UINT32_MAX, parentKey = UINT32_MAX, elementKey = UINT32_MAX;
@@ -404,6 +425,7 @@ TfDataAnalysis computeTfData(const Trace &trace)
     for (const Plane &plane : trace.planes) {
         if (plane.kind == PlaneKind::Device || plane.kind == PlaneKind::Metadata)
             continue;
+        checkCancelled();
         analysePlane(trace, plane, kinds, kindIndex, idKey, parentKey, elementKey, &out, &byHost);
     }
     for (auto &[host, list] : byHost) {
@@ -458,7 +480,7 @@ TfDataAnalysis computeTfData(const Trace &trace)
         out.summary = "Only device-side tf.data pipelines were captured (no host input "
                       "pipeline), so there is no input-bound verdict; they are listed below.";
     else
-        out.summary = "No tf.data activity was captured: try a longer profile.";
+        out.summary = noActivitySummary(trace);
     return out;
 }
 

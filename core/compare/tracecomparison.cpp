@@ -1,11 +1,11 @@
 #include "core/compare/tracecomparison.h"
 
+#include "core/base/parallel.h"
 #include "core/model/timeformat.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 namespace tracedesk::core::compare {
 
@@ -67,11 +67,13 @@ TraceComparison compareTraces(const CompareSide &a, const CompareSide &b,
 TraceComparison compareTraces(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
                               const CompareOptions &options)
 {
-    CompareSide sideB;
-    std::thread worker([&] { sideB = compareSide(b); });
-    const CompareSide sideA = compareSide(a);
-    worker.join();
-    return compareTraces(sideA, sideB, options);
+    CompareSide sides[2];
+    analysis::AnalysisCache *caches[2] = {&a, &b};
+    parallelFor(2, 2, [&](unsigned, size_t i) {
+        sides[i] = compareSide(*caches[i]);
+        return true;
+    });
+    return compareTraces(sides[0], sides[1], options);
 }
 
 std::string formatPercent(double percent)

@@ -1,6 +1,7 @@
 // readStoreFile(): loads and fully validates a store file (format in storefile.h).
 
 #include "core/io/storecache.h"
+#include "core/base/parallel.h"
 #include "core/io/memoryguard.h"
 #include "core/io/storefile.h"
 
@@ -454,11 +455,16 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     std::atomic<size_t> next{0};
     std::atomic<bool> failed{false};
     auto work = [&](ZSTD_DCtx *ctx) {
-        for (size_t c; (c = nextColumn.fetch_add(1)) < columns.size();) {
-            data[c] = columns[c]->resize(columns[c]->vector, columns[c]->count);
-            sized.fetch_add(1, std::memory_order_release);
+        try {
+            for (size_t c; (c = nextColumn.fetch_add(1)) < columns.size();) {
+                data[c] = columns[c]->resize(columns[c]->vector, columns[c]->count);
+                sized.fetch_add(1, std::memory_order_release);
+            }
+        } catch (...) {
+            failed = true;   // releases the other worker from the wait below
+            throw;
         }
-        while (sized.load(std::memory_order_acquire) < columns.size())
+        while (sized.load(std::memory_order_acquire) < columns.size() && !failed)
             std::this_thread::yield();
         for (size_t i; (i = next.fetch_add(1)) < jobs.size() && !failed;) {
             if (control && control->cancelRequested()) {
@@ -477,16 +483,21 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
                 control->addDone(fr.compressed);
         }
     };
-    std::thread helper;
+    // One item per worker, each with its own context; a lone worker (no second context, or no
+    // second thread) runs both passes itself and finds the second item's work done.
     std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> helperCtx(nullptr, ZSTD_freeDCtx);
-    if (columns.size() > 0) {
+    if (columns.size() > 0)
         helperCtx.reset(ZSTD_createDCtx());
-        if (helperCtx)
-            helper = std::thread(work, helperCtx.get());
+    ZSTD_DCtx *contexts[] = {dctx.get(), helperCtx.get()};
+    const unsigned workers = helperCtx ? 2 : 1;
+    try {
+        parallelFor(workers, workers, [&](unsigned worker, size_t) {
+            work(contexts[worker]);
+            return true;
+        });
+    } catch (const std::bad_alloc &) {
+        return bad("not enough memory for its columns");
     }
-    work(dctx.get());
-    if (helper.joinable())
-        helper.join();
     if (control && control->cancelRequested())
         return Result<std::shared_ptr<Trace>>::cancelled();
     if (failed)

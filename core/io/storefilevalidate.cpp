@@ -1,12 +1,12 @@
 // validateTrace(): a decoded store must satisfy every invariant the rest of the program relies
 // on, because a store file is untrusted input (it may be corrupt, truncated or crafted).
 
+#include "core/base/parallel.h"
 #include "core/io/storefile.h"
 
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <thread>
 
 namespace tracedesk::core::storefile {
 
@@ -101,21 +101,13 @@ bool validateTrace(const Trace &trace)
             return false;
     }
 
-    std::atomic<uint32_t> next{0};
     std::atomic<bool> ok{true};
-    const auto count = uint32_t(trace.tracks.size());
-    auto work = [&] {
-        for (uint32_t i; ok && (i = next.fetch_add(1)) < count;) {
-            if (!validTrack(trace, i))
-                ok = false;
-        }
-    };
-    std::thread helper;
-    if (count > 1)
-        helper = std::thread(work);
-    work();
-    if (helper.joinable())
-        helper.join();
+    parallelFor(trace.tracks.size(), 2, [&](unsigned, size_t i) {
+        if (validTrack(trace, uint32_t(i)))
+            return true;
+        ok = false;
+        return false;
+    });
     return ok;
 }
 

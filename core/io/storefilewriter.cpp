@@ -1,6 +1,7 @@
 // writeStoreFile(): serialises a Trace into the store file format described in storefile.h.
 
 #include "core/io/storecache.h"
+#include "core/base/parallel.h"
 #include "core/io/storefile.h"
 
 #include <zstd.h>
@@ -9,7 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <thread>
+#include <memory>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -245,44 +246,46 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
     }
 
     std::vector<std::vector<uint8_t>> compressed(frames.size());
-    std::atomic<size_t> next{0};
     std::atomic<bool> failed{false};
-    auto work = [&] {
-        ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    // Two workers, each with its own context and scratch buffer, made on its first frame.
+    using CCtxPtr = std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx *)>;
+    constexpr unsigned kWorkers = 2;
+    CCtxPtr contexts[kWorkers] = {{nullptr, ZSTD_freeCCtx}, {nullptr, ZSTD_freeCCtx}};
+    std::vector<uint8_t> coded[kWorkers];
+    auto compressFrame = [&](unsigned worker, size_t i) {
+        CCtxPtr &cctx = contexts[worker];
         if (!cctx) {
-            failed = true;
-            return;
-        }
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kLevel);
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-        std::vector<uint8_t> coded;
-        for (size_t i; (i = next.fetch_add(1)) < frames.size() && !failed;) {
-            const Span &frame = frames[i];
-            const uint8_t *src = frame.data;
-            if (frame.coding != Coding::Plain) {
-                coded.resize(frame.size);
-                encodeFrame(frame.coding, frame.data, coded.data(), frame.size);
-                src = coded.data();
-            }
-            std::vector<uint8_t> &out = compressed[i];
-            out.resize(ZSTD_compressBound(frame.size));
-            const size_t n = ZSTD_compress2(cctx, out.data(), out.size(), src, frame.size);
-            if (ZSTD_isError(n)) {
+            cctx.reset(ZSTD_createCCtx());
+            if (!cctx) {
                 failed = true;
-                break;
+                return false;
             }
-            out.resize(n);
-            out.shrink_to_fit();
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kLevel);
+            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
         }
-        ZSTD_freeCCtx(cctx);
+        const Span &frame = frames[i];
+        const uint8_t *src = frame.data;
+        if (frame.coding != Coding::Plain) {
+            coded[worker].resize(frame.size);
+            encodeFrame(frame.coding, frame.data, coded[worker].data(), frame.size);
+            src = coded[worker].data();
+        }
+        std::vector<uint8_t> &out = compressed[i];
+        out.resize(ZSTD_compressBound(frame.size));
+        const size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), src, frame.size);
+        if (ZSTD_isError(n)) {
+            failed = true;
+            return false;
+        }
+        out.resize(n);
+        out.shrink_to_fit();
+        return true;
     };
-    const size_t threads = std::min<size_t>(2, frames.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+    try {
+        parallelFor(frames.size(), kWorkers, compressFrame);
+    } catch (const std::bad_alloc &) {
+        return fileError(path, "not enough memory to compress the store");
+    }
     if (failed)
         return fileError(path, "could not compress the store");
 

@@ -177,19 +177,41 @@ size_t CounterIndex::memoryBytes() const
 
 TraceLodIndex::TraceLodIndex(const Trace &trace, unsigned threads)
 {
+    buildAll(trace, threads, nullptr);
+}
+
+std::shared_ptr<const TraceLodIndex> TraceLodIndex::build(const Trace &trace, CancelToken cancel,
+                                                          unsigned threads)
+{
+    auto index = std::make_shared<TraceLodIndex>();
+    if (!index->buildAll(trace, threads, cancel))
+        return nullptr;
+    return index;
+}
+
+bool TraceLodIndex::buildAll(const Trace &trace, unsigned threads, CancelToken cancel)
+{
     m_tracks.resize(trace.tracks.size());
+    // Checked per row: a row is the unit of work, a few milliseconds even for millions of slices.
     parallelFor(m_tracks.size(), threads, [&](unsigned, size_t t) {
         const Track &track = trace.tracks[t];
         TrackIndex &index = m_tracks[t];
         index.rows.reserve(track.rows.size());
-        for (const Row &row : track.rows)
+        for (const Row &row : track.rows) {
+            if (isCancelled(cancel))
+                return false;
             index.rows.emplace_back(row);
+        }
         if (track.counter.size() > 0) {
             index.counter = CounterIndex(track.counter);
             index.hasCounter = true;
         }
-        return true;
+        return !isCancelled(cancel);
     });
+    if (!isCancelled(cancel))
+        return true;
+    m_tracks.clear();
+    return false;
 }
 
 const RowIndex *TraceLodIndex::row(uint32_t track, uint32_t row) const

@@ -17,9 +17,11 @@
 // their queries must be the one they were built from, unchanged (the store is immutable after
 // load). Immutable after construction and readable from any thread.
 
+#include "core/base/cancel.h"
 #include "core/model/trace.h"
 #include "core/query/densityquery.h"
 
+#include <memory>
 #include <vector>
 
 namespace tracedesk::core {
@@ -69,6 +71,10 @@ public:
     TraceLodIndex() = default;
     // Builds every index; `threads` 0 means hardware concurrency.
     explicit TraceLodIndex(const Trace &trace, unsigned threads = 0);
+    // The same, but ends soon once `cancel` is set and then returns null: a partly built index
+    // is never handed out.
+    static std::shared_ptr<const TraceLodIndex> build(const Trace &trace, CancelToken cancel,
+                                                      unsigned threads = 0);
 
     const RowIndex *row(uint32_t track, uint32_t row) const;
     const CounterIndex *counter(uint32_t track) const;
@@ -81,6 +87,9 @@ private:
         CounterIndex counter;
         bool hasCounter = false;
     };
+    // False when `cancel` stopped the build.
+    bool buildAll(const Trace &trace, unsigned threads, CancelToken cancel);
+
     std::vector<TrackIndex> m_tracks;
 };
 

@@ -78,9 +78,13 @@ private:
     std::vector<NameSummary> m_byKind;
 };
 
+// Slices summed between two looks at the cancel token.
+constexpr size_t kCancelStride = 4096;
+
 } // namespace
 
-std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &area)
+std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &area,
+                                      CancelToken cancel)
 {
     Accumulator acc(trace);
     std::vector<uint32_t> tracks = area.tracks;
@@ -92,17 +96,24 @@ std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &
         const Track &track = trace.tracks[t];
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
             const auto [first, last] = overlappingRange(track.rows[r], area.t0, area.t1);
-            for (size_t i = first; i < last; ++i)
+            for (size_t i = first; i < last; ++i) {
+                if ((i - first) % kCancelStride == 0 && isCancelled(cancel))
+                    return {};
                 acc.add(track, r, i);
+            }
         }
     }
     return acc.finish();
 }
 
-std::vector<NameSummary> summarizeSlices(const Trace &trace, std::span<const SliceRef> slices)
+std::vector<NameSummary> summarizeSlices(const Trace &trace, std::span<const SliceRef> slices,
+                                        CancelToken cancel)
 {
     Accumulator acc(trace);
-    for (const SliceRef &s : slices) {
+    for (size_t k = 0; k < slices.size(); ++k) {
+        if (k % kCancelStride == 0 && isCancelled(cancel))
+            return {};
+        const SliceRef &s = slices[k];
         if (trace.valid(s))
             acc.add(trace.tracks[s.track], s.row, s.index);
     }

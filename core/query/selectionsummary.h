@@ -9,8 +9,10 @@
 // lane) only counts for the part inside. The summary groups by name (not by kind id), so kinds
 // of different planes that share a name share a line.
 //
-// Thread rules: pure functions over the immutable store; any thread.
+// Thread rules: pure functions over the immutable store; any thread. The summaries check
+// `cancel` every few thousand slices and return an empty table once it is set.
 
+#include "core/base/cancel.h"
 #include "core/model/trace.h"
 
 #include <optional>
@@ -42,9 +44,11 @@ struct NameSummary
 };
 
 // One line per name, by wall total descending (then name id ascending).
-std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &area);
+std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &area,
+                                      CancelToken cancel = nullptr);
 // The same for an explicit list of slices; invalid refs are skipped, duplicates count twice.
-std::vector<NameSummary> summarizeSlices(const Trace &trace, std::span<const SliceRef> slices);
+std::vector<NameSummary> summarizeSlices(const Trace &trace, std::span<const SliceRef> slices,
+                                        CancelToken cancel = nullptr);
 
 // Duration minus the part covered by slices on the next row. 0 for an invalid ref.
 TimePs selfTime(const Trace &trace, SliceRef slice);

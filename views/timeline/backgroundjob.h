@@ -1,18 +1,31 @@
 #pragma once
 
 // BackgroundJob: runs one piece of work at a time on a worker thread and hands its result to a
-// QObject's thread through a queued call tagged with a generation number. Starting a new run
-// cancels (through cancelFlag()) and joins the previous one, and a result whose generation is
-// no longer current is dropped, so a slow stale answer never replaces a newer one. Destroying
-// the job cancels and joins; keep it a member of the receiving object so queued results die
-// with it.
+// QObject's thread through a queued call tagged with a generation number.
+//
+// The GUI thread never waits for work. Starting a new run, stop() and destruction set the
+// running work's cancel token, bump the generation and hand the worker thread to JobReaper,
+// which joins it elsewhere; a result whose generation is no longer current is dropped, so a
+// slow stale answer never replaces a newer one. Each run gets its own token: work that takes a
+// core::CancelToken argument polls it (search, summaries, the LOD build), and all work runs in a
+// core::CancelScope, so analyses that call core::checkCancelled() end early too and deliver
+// nothing. The receiver may be destroyed while work runs: results are posted through a
+// GuardedReceiver, closed when the job or the receiver is destroyed, and Qt drops calls queued
+// for a destroyed receiver. Work must therefore own what it reads (copy the shared pointers to the
+// trace or analysis cache into the lambda, never capture `this`); `deliver` runs on the
+// receiver's thread and may use `this`.
 
-#include <QObject>
+#include "core/base/cancel.h"
+#include "views/common/guardedreceiver.h"
+#include "views/common/jobreaper.h"
 
 #include <atomic>
-#include <functional>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <thread>
+#include <type_traits>
+#include <utility>
 
 namespace tracedesk::views {
 
@@ -22,45 +35,76 @@ public:
     BackgroundJob() = default;
     BackgroundJob(const BackgroundJob &) = delete;
     BackgroundJob &operator=(const BackgroundJob &) = delete;
-    ~BackgroundJob() { stop(); }
-
-    // Polled by cancellable work.
-    const std::atomic<bool> *cancelFlag() const { return &m_cancel; }
-    uint64_t generation() const { return m_generation; }
-
-    template<typename R>
-    void run(QObject *receiver, std::function<R()> work, std::function<void(R)> deliver)
+    ~BackgroundJob()
     {
         stop();
-        const uint64_t generation = ++m_generation;
-        m_thread = std::thread([this, receiver, generation, work = std::move(work),
-                                deliver = std::move(deliver)] {
-            auto result = std::make_shared<R>(work());
-            QMetaObject::invokeMethod(
-                receiver,
-                [this, generation, result, deliver] {
-                    if (generation == m_generation)
-                        deliver(std::move(*result));
-                },
-                Qt::QueuedConnection);
-        });
+        if (m_receiver)
+            m_receiver->close();
     }
 
-    // Cancels and joins the running work; its result, if already posted, is dropped.
+    uint64_t generation() const { return m_state->generation.load(); }
+
+    // The token of the next run(), for work that captures it before calling run(); work that
+    // takes a core::CancelToken argument gets the same pointer.
+    core::CancelToken cancelFlag() const { return m_next.get(); }
+
+    // work() or work(core::CancelToken) returns an R; deliver(R) runs on the receiver's thread
+    // if this run is still the current one when the result arrives.
+    template<typename R, typename Work, typename Deliver>
+    void run(QObject *receiver, Work work, Deliver deliver)
+    {
+        stop();
+        if (!m_receiver || m_receiverObject != receiver) {
+            if (m_receiver)
+                m_receiver->close();
+            m_receiver = GuardedReceiver::create(receiver);
+            m_receiverObject = receiver;
+        }
+        auto token = std::exchange(m_next, std::make_shared<std::atomic<bool>>(false));
+        m_token = token;
+        const uint64_t generation = m_state->generation.load();
+        std::thread thread([state = m_state, box = m_receiver, token, generation,
+                            work = std::move(work), deliver = std::move(deliver)]() mutable {
+            std::optional<R> result = core::runCancellable(token.get(), [&]() -> R {
+                if constexpr (std::is_invocable_v<Work &, core::CancelToken>)
+                    return work(token.get());
+                else
+                    return work();
+            });
+            if (!result || state->generation.load() != generation)
+                return;
+            auto value = std::make_shared<R>(std::move(*result));
+            box->post([state, generation, value, deliver = std::move(deliver)]() mutable {
+                if (state->generation.load() == generation)
+                    deliver(std::move(*value));
+            });
+        });
+        JobReaper::adopt(std::move(thread));
+    }
+
+    // Cancels the running work, if any, and drops its result; never waits.
     void stop()
     {
-        if (!m_thread.joinable())
-            return;
-        m_cancel = true;
-        m_thread.join();
-        m_cancel = false;
-        ++m_generation;
+        if (m_token)
+            m_token->store(true);
+        m_token.reset();
+        ++m_state->generation;
     }
 
+    // True from run() until stop() or the next run(), whether or not the work has finished.
+    bool active() const { return m_token != nullptr; }
+
 private:
-    std::thread m_thread;
-    std::atomic<bool> m_cancel{false};
-    uint64_t m_generation = 0;
+    struct State
+    {
+        std::atomic<uint64_t> generation{0};
+    };
+
+    std::shared_ptr<State> m_state = std::make_shared<State>();
+    std::shared_ptr<GuardedReceiver> m_receiver;
+    QObject *m_receiverObject = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_token; // the running work's, null when stopped
+    std::shared_ptr<std::atomic<bool>> m_next = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace tracedesk::views

@@ -1,4 +1,5 @@
 #include "core/analysis/pytorch/pytorchmemory.h"
+#include "core/base/cancel.h"
 
 #include <algorithm>
 #include <map>
@@ -221,6 +222,7 @@ PyTorchMemory computePyTorchMemory(const Trace &trace, const OperatorTree &tree)
     std::vector<Record> records;
     const KinetoScope scope = kinetoScope(trace);
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+        checkCancelled();
         const Track &track = trace.tracks[t];
         if (!scope.includes(trace, track.plane))
             continue;

@@ -1,8 +1,10 @@
 #include "core/capture/capturefiles.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,6 +17,41 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string errnoText() { return std::strerror(errno); }
+
+int systemLink(const char *from, const char *to) { return ::link(from, to); }
+
+int systemRenameNoReplace(const char *from, const char *to)
+{
+    return ::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int systemCreateExclusive(const char *path)
+{
+    return ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+// link() fails this way on file systems without hard links (vfat and exFAT say EPERM).
+bool linkUnsupported(int error)
+{
+    return error == EPERM || error == ENOTSUP || error == EOPNOTSUPP || error == ENOSYS
+           || error == EMLINK || error == EXDEV;
+}
+
+// renameat2() fails this way where the kernel or the file system lacks RENAME_NOREPLACE.
+bool renameUnsupported(int error)
+{
+    return error == EINVAL || error == ENOSYS || error == ENOTSUP || error == EOPNOTSUPP;
+}
+
+// Makes a new name in `dir` durable; best effort (some file systems cannot sync a folder).
+void syncFolder(const std::string &dir)
+{
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ::fsync(fd);
+    ::close(fd);
+}
 
 // "host.xplane.pb" -> "host_1.xplane.pb": the suffix goes before the first dot after the stem.
 std::string suffixed(const std::string &name, int n)
@@ -91,31 +128,124 @@ Result<std::string> PendingFile::commit()
 {
     if (m_fd < 0)
         return Error{"nothing to save"};
-    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-        m_fd = -1;
-        const Error e = fileError(m_tempPath, "cannot finish writing: " + errnoText());
-        discard();
+    int error = ::fsync(m_fd) == 0 ? 0 : errno;
+    if (::close(m_fd) != 0 && error == 0)
+        error = errno;
+    m_fd = -1;
+    if (error != 0) {
+        errno = error;
+        // Whatever reached the file stays: a capture is never deleted by a failed save.
+        const Error e = fileError(m_tempPath, "cannot finish writing: " + errnoText()
+                                                  + "; the capture is kept there");
+        m_tempPath.clear();
         return e;
     }
-    m_fd = -1;
-    // link() refuses an existing name, unlike rename(), so nothing is ever replaced.
-    for (int n = 0; n < 1000; ++n) {
+    return publish();
+}
+
+Result<std::string> PendingFile::publish()
+{
+    const auto link = m_calls.link ? m_calls.link : systemLink;
+    const auto rename = m_calls.renameNoReplace ? m_calls.renameNoReplace : systemRenameNoReplace;
+    const auto create = m_calls.createExclusive ? m_calls.createExclusive : systemCreateExclusive;
+    enum class Way { Link, Rename, Copy } way = Way::Link;
+    std::string published;
+    std::string failure;
+    auto fail = [&](const std::string &target) {
+        failure = fileError(target, "cannot save: " + errnoText()).message;
+    };
+    // Each way refuses an existing name, unlike rename(), so nothing is ever replaced; a taken
+    // name moves on to the next suffix, an unsupported way to the next way.
+    for (int n = 0; n < 1000 && published.empty() && failure.empty(); ++n) {
         const std::string target = (fs::path(m_dir) / (n == 0 ? m_name : suffixed(m_name, n)))
                                        .string();
-        if (::link(m_tempPath.c_str(), target.c_str()) == 0) {
-            ::unlink(m_tempPath.c_str());
-            m_tempPath.clear();
-            return target;
+        if (way == Way::Link) {
+            if (link(m_tempPath.c_str(), target.c_str()) == 0) {
+                ::unlink(m_tempPath.c_str());
+                published = target;
+                break;
+            }
+            if (errno == EEXIST)
+                continue;
+            if (!linkUnsupported(errno)) {
+                fail(target);
+                break;
+            }
+            way = Way::Rename;
         }
-        if (errno != EEXIST) {
-            const Error e = fileError(target, "cannot save: " + errnoText());
-            discard();
-            return e;
+        if (way == Way::Rename) {
+            if (rename(m_tempPath.c_str(), target.c_str()) == 0) {
+                published = target;
+                break;
+            }
+            if (errno == EEXIST)
+                continue;
+            if (!renameUnsupported(errno)) {
+                fail(target);
+                break;
+            }
+            way = Way::Copy;
+        }
+        const int fd = create(target.c_str());
+        if (fd < 0) {
+            if (errno == EEXIST)
+                continue;
+            fail(target);
+            break;
+        }
+        if (!copyInto(fd)) {
+            fail(target);
+            ::unlink(target.c_str());   // our own partial copy; the temporary is whole
+            break;
+        }
+        ::unlink(m_tempPath.c_str());
+        published = target;
+    }
+    if (published.empty()) {
+        if (failure.empty())
+            failure = fileError(m_dir, "too many files named " + m_name).message;
+        // Never delete the only copy of a capture: the temporary stays where the message says.
+        const std::string kept = m_tempPath;
+        m_tempPath.clear();
+        return Error{failure + "; the capture is kept in " + kept};
+    }
+    m_tempPath.clear();
+    syncFolder(m_dir);
+    return published;
+}
+
+bool PendingFile::copyInto(int fd)
+{
+    int error = 0;   // the first failure's errno
+    const int in = ::open(m_tempPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        error = errno;
+    std::vector<char> buffer(error ? 0 : 1 << 20);
+    while (!error) {
+        const ssize_t n = ::read(in, buffer.data(), buffer.size());
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if (errno != EINTR)
+                error = errno;
+            continue;
+        }
+        for (ssize_t done = 0; !error && done < n;) {
+            const ssize_t w = ::write(fd, buffer.data() + done, size_t(n - done));
+            if (w >= 0)
+                done += w;
+            else if (errno != EINTR)
+                error = errno;
         }
     }
-    const Error e = fileError(m_dir, "too many files named " + m_name);
-    discard();
-    return e;
+    if (in >= 0)
+        ::close(in);
+    if (!error && ::fsync(fd) != 0)
+        error = errno;
+    if (::close(fd) != 0 && !error)
+        error = errno;
+    errno = error;
+    return error == 0;
 }
 
 void PendingFile::discard()

@@ -1,5 +1,6 @@
 #include "core/io/storecache.h"
 
+#include "core/io/cachetrim.h"
 #include "core/io/storefile.h"
 
 #include <cerrno>
@@ -78,6 +79,8 @@ std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOpti
     uint64_t hash = storefile::fnv1a(storefile::kMagic, sizeof storefile::kMagic);
     mix(hash, uint64_t(storefile::kVersion));
     mix(hash, uint64_t(sources.size()));
+    if (!options.alignStep.empty())
+        mix(hash, "align-step " + options.alignStep); // a merged run moved by step differs
     for (const auto &source : sources) {
         if (!mixIdentity(hash, source))
             return {};
@@ -94,13 +97,24 @@ std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
     std::error_code ec;
     if (path.empty() || !fs::is_regular_file(path, ec))
         return nullptr;
+    // Held for as long as the trace lives, so trimming never removes a store in use.
+    auto lease = CacheFileLease::acquire(path);
+    if (!lease)
+        return nullptr;
     auto loaded = readStoreFile(path, control, options.memoryLimitBytes);
     if (!loaded) {
         if (!loaded.isCancelled())
             fs::remove(path, ec); // corrupt or from an incompatible build: rewrite it later
         return nullptr;
     }
-    return std::move(loaded).value();
+    markCacheFileUsed(path);
+    struct Leased
+    {
+        std::shared_ptr<Trace> trace;
+        std::shared_ptr<CacheFileLease> lease;
+    };
+    auto leased = std::make_shared<Leased>(Leased{std::move(loaded).value(), std::move(lease)});
+    return std::shared_ptr<Trace>(leased, leased->trace.get());
 }
 
 void removeStaleCacheTemporaries(const std::string &dir)
@@ -137,7 +151,8 @@ void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources
     if (ec)
         return;
     removeStaleCacheTemporaries(dir.string());
-    (void)writeStoreFile(trace, path);
+    if (writeStoreFile(trace, path) && options.cacheLimitBytes > 0)
+        trimCache(dir.string(), options.cacheLimitBytes);
 }
 
 } // namespace tracedesk::core

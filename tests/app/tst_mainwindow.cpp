@@ -27,6 +27,7 @@
 #include <QStackedWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -111,6 +112,7 @@ private slots:
     void windowStateIsRestored();
     void screenshotAfterLoad();
     void timelineAndDetailsWired();
+    void warningsOpenFromStatusBar();
 
 private:
     void configure(MainWindow &window);
@@ -493,9 +495,11 @@ void TstMainWindow::cancelFromProgressDialog()
 
 void TstMainWindow::cancelLargeGeneratedFile()
 {
-    const QString out = QDir(QDir::tempPath()).filePath(
-        QStringLiteral("tracedesk-tst-mainwindow-2000000-seed1.json"));
-    if (!QFileInfo::exists(out)) {
+    // A folder of this run's own: a fixed name in the shared temp folder could be half written
+    // by a concurrent run.
+    QTemporaryDir tmp;
+    const QString out = tmp.filePath(QStringLiteral("generated-2000000-seed1.json"));
+    {
         QProcess cli;
         cli.start(QStringLiteral(TRACEDESK_CLI),
                   {"generate", "--events", "2000000", "--format", "json", "--seed", "1", out});
@@ -674,6 +678,38 @@ void TstMainWindow::timelineAndDetailsWired()
     window.setCentralContent(other);
     QCOMPARE(window.centralWidget(), other);
     QCOMPARE(window.timeline()->trace(), trace);
+}
+
+// "N warnings" in the status bar is a link to the list; transient messages are not hidden by
+// the permanent summary (it no longer takes the whole bar).
+void TstMainWindow::warningsOpenFromStatusBar()
+{
+    MainWindow window;
+    configure(window);
+    window.resize(1400, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    core::TracePtr trace = buildTrace();
+    auto &info = const_cast<core::Trace &>(*trace).info;   // freshly built, not shared yet
+    info.warnings = {"first odd record", "second odd record"};
+    info.warningCount = 5;
+    window.showTrace(trace, QStringLiteral("warned.json"));
+    QVERIFY(window.statusText().endsWith(QStringLiteral("5 warnings")));
+    auto *label = window.findChild<QLabel *>(QStringLiteral("TraceStatus"));
+    QVERIFY(label);
+    QVERIFY(label->text().contains(QStringLiteral("<a href")));
+    emit label->linkActivated(QStringLiteral("warnings"));
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("LoadWarnings"))));
+    QVERIFY(box->text().contains(QStringLiteral("5 warning")));
+    QVERIFY(box->informativeText().contains(QStringLiteral("first odd record")));
+    QVERIFY(box->informativeText().contains(QStringLiteral("3 more")));
+    box->close();
+
+    // A transient message gets room next to the summary.
+    window.statusBar()->showMessage(QStringLiteral("Saved the layout"));
+    QTest::qWait(50);
+    QVERIFY(label->width() < window.statusBar()->width() / 2);
 }
 
 QTEST_MAIN(TstMainWindow)

@@ -4,6 +4,7 @@
 // never overwritten.
 
 #include "tst_capturesupport.h"
+#include "core/support/refusingport.h"
 
 #include "core/capture/capturesession.h"
 #include "core/capture/recordedprofilerserver.h"
@@ -195,11 +196,10 @@ private slots:
 
     void unreachableAddress()
     {
-        std::string address;
-        {
-            auto server = serve();
-            address = server->address();
-        }   // stopped: nothing listens there any more
+        // Held for the whole test: a port taken from a stopped server could be reused meanwhile.
+        const RefusingPort refusing;
+        QVERIFY(refusing.port() != 0);
+        const std::string address = refusing.address();
         const QString dir = logdir("unreachable");
         CaptureOptions options = baseOptions(dir, {address});
         options.retries = 1;

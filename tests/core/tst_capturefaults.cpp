@@ -6,6 +6,8 @@
 
 #include "tst_capturesupport.h"
 
+#include "core/support/refusingport.h"
+
 #include "core/capture/capturesession.h"
 #include "core/capture/recordedprofilerserver.h"
 #include "core/io/xspacewriter.h"
@@ -18,6 +20,7 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -316,20 +319,6 @@ struct ServerProcess
     }
 };
 
-// An address where nothing listens (a port that was just free).
-std::string closedAddress()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), len);
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
-}
-
 // Threads of this process that nobody named: the test's and the session's own (gRPC names
 // every thread it starts), so the session's workers can be counted apart from gRPC's.
 int unnamedThreads()
@@ -620,10 +609,12 @@ private slots:
         std::vector<std::string> addresses = live->addresses();
         QCOMPARE(addresses.size(), size_t(32));
         const std::set<std::string> liveSet(addresses.begin(), addresses.end());
+        // Held until the test ends, so each refusing port stays distinct and refusing.
+        std::vector<std::unique_ptr<RefusingPort>> refusing;
         while (addresses.size() < 64) {
-            const std::string a = closedAddress();
-            if (std::find(addresses.begin(), addresses.end(), a) == addresses.end())
-                addresses.push_back(a);
+            refusing.push_back(std::make_unique<RefusingPort>());
+            QVERIFY(refusing.back()->port() != 0);
+            addresses.push_back(refusing.back()->address());
         }
         std::rotate(addresses.begin(), addresses.begin() + 20, addresses.end());   // mix them
 
@@ -693,8 +684,9 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("earlier capture");
         }
+        const RefusingPort refusing;
         CaptureOptions options =
-            baseOptions(dir, {broken.address(), silent.address(), closedAddress()});
+            baseOptions(dir, {broken.address(), silent.address(), refusing.address()});
         options.runName = "same";
         options.deadlineMs = 500;
         CaptureSession session(options);

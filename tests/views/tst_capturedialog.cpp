@@ -6,6 +6,7 @@
 
 #include "core/capture/recordedprofilerserver.h"
 #include "core/io/generator.h"
+#include "core/support/refusingport.h"
 
 #include <QComboBox>
 #include <QDirIterator>
@@ -162,16 +163,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains("A gRPC server answered"), 10000);
         shot(&d, "capturedialog-testconnection");
 
-        // A port nothing listens on.
-        int freePort = 0;
-        {
-            capture::ServeOptions o;
-            o.xspacePath = m_xspace.toStdString();
-            capture::RecordedProfilerServer gone(o);
-            QVERIFY(gone.start().ok());
-            freePort = gone.port();
-        }
-        child<QLineEdit>(d, "addresses")->setText(QString("127.0.0.1:%1").arg(freePort));
+        // A port nothing listens on, held so nothing can start listening there meanwhile.
+        const RefusingPort refusing;
+        QVERIFY(refusing.port() != 0);
+        child<QLineEdit>(d, "addresses")->setText(QString::fromStdString(refusing.address()));
         QTRY_VERIFY(child<QPushButton>(d, "testConnection")->isEnabled());
         QTest::mouseClick(child<QPushButton>(d, "testConnection"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains("Cannot reach"), 10000);

@@ -1,10 +1,10 @@
 #include "core/io/traceloader.h"
 
 #include "core/io/chromejsonreader.h"
+#include "core/io/legacyrun.h"
 #include "core/io/rankrunloader.h"
 #include "core/io/storecache.h"
 #include "core/io/xspacereader.h"
-#include "core/legacy/legacytools.h"
 
 #include <algorithm>
 #include <chrono>

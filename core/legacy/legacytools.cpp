@@ -19,12 +19,6 @@ bool endsWith(const std::string &s, std::string_view suffix)
            && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Suffixes of FORMATS.md 4.2, except the trace viewer's `.trace.json.gz` (a normal Chrome run).
-constexpr std::string_view kToolSuffixes[] = {
-    ".overview_page.pb", ".overview_page.json", ".input_pipeline.pb", ".input_pipeline.json",
-    ".tensorflow_stats.pb", ".op_profile.json", ".kernel_stats.pb", ".memory_viewer.json",
-    ".pod_viewer.json", ".memory_profile.json.gz", ".tracetable", ".trace"};
-
 std::vector<std::string> filesEndingWith(const fs::path &dir, std::string_view suffix)
 {
     std::vector<std::string> out;
@@ -39,41 +33,6 @@ std::vector<std::string> filesEndingWith(const fs::path &dir, std::string_view s
 }
 
 } // namespace
-
-bool isLegacyToolFile(const std::string &fileName)
-{
-    return std::any_of(std::begin(kToolSuffixes), std::end(kToolSuffixes),
-                       [&](std::string_view s) { return endsWith(fileName, s); });
-}
-
-bool isLegacyRun(const std::string &dir)
-{
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        return false;
-    bool tools = false;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        std::error_code fec;
-        if (!it->is_regular_file(fec))
-            continue;
-        const std::string name = it->path().filename().string();
-        if (endsWith(name, ".xplane.pb"))
-            return false;
-        tools = tools || isLegacyToolFile(name);
-    }
-    return tools;
-}
-
-std::string legacyRunFolder(const LoadInfo &info)
-{
-    if (info.sources.empty())
-        return {};
-    fs::path p(info.sources.front());
-    std::error_code ec;
-    if (!fs::is_directory(p, ec))
-        p = p.parent_path();
-    return isLegacyRun(p.string()) ? p.string() : std::string();
-}
 
 Result<LegacyTools> readLegacyTools(const std::string &dir)
 {
@@ -124,7 +83,7 @@ Result<LegacyTools> readLegacyTools(const std::string &dir)
         tools.podViewer = std::make_shared<const analysis::PodViewerData>(std::move(r).value());
         tools.files.push_back(path);
     }
-    for (std::string_view s : kToolSuffixes)
+    for (std::string_view s : kLegacyToolSuffixes)
         for (const auto &f : filesEndingWith(dir, s))
             if (std::find(tools.files.begin(), tools.files.end(), f) == tools.files.end())
                 tools.skipped.push_back(f);

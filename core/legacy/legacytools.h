@@ -18,16 +18,13 @@
 #include "core/analysis/overview.h"
 #include "core/analysis/podviewer.h"
 #include "core/base/result.h"
+#include "core/io/legacyrun.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace tracedesk::core::legacy {
-
-// LoadInfo::format of the empty trace a legacy run folder loads as.
-inline constexpr const char *kLegacyFormat = "legacy-tools";
-inline constexpr const char *kLegacyNote = "legacy per-tool run: analysis panels only";
 
 struct LegacyTools
 {
@@ -40,13 +37,6 @@ struct LegacyTools
     std::shared_ptr<const analysis::OpProfile> opProfile;
     std::shared_ptr<const analysis::PodViewerData> podViewer;
 };
-
-// A file name the old plugin wrote for a tool other than the trace viewer's Chrome JSON.
-bool isLegacyToolFile(const std::string &fileName);
-// A folder with legacy tool files and no `*.xplane.pb`.
-bool isLegacyRun(const std::string &dir);
-// The run folder a trace was loaded from when that folder is a legacy run, else empty.
-std::string legacyRunFolder(const LoadInfo &info);
 
 Result<analysis::InputPipelineAnalysis> readInputPipelineFile(const std::string &path);
 Result<analysis::OverviewPage> readOverviewPageFile(const std::string &path);

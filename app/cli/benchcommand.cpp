@@ -16,6 +16,7 @@
 #include "core/io/traceloader.h"
 #include "core/model/timeformat.h"
 #include "core/query/querybench.h"
+#include "core/sql/sqlbench.h"
 
 #if __has_include("core/io/xspacebaseline.h")
 #include "core/io/xspacebaseline.h"
@@ -37,8 +38,9 @@ const char *const kBenchUsage =
     "  bench FILE|--generate N [--format xspace|json|kineto] [--seed S] [--json] [--keep DIR]\n"
     "      Measure loading: load time, events per second, memory per event, peak RSS, reopen\n"
     "      time from the store cache, (XSpace) a plain protobuf parse for comparison, the\n"
-    "      timeline stages: frame building zoomed out / mid / in, a name search, and (PyTorch\n"
-    "      traces) each PyTorch analysis computed from the loaded store.\n"
+    "      timeline stages: frame building zoomed out / mid / in, a name search, (PyTorch\n"
+    "      traces) each PyTorch analysis computed from the loaded store, and SQL: GROUP BY\n"
+    "      name over all slices and a 1 ms window, with RSS before / peak / after.\n"
     "      --generate writes a synthetic trace of about N events first (into a temporary\n"
     "      folder, or into DIR with --keep).";
 
@@ -111,6 +113,7 @@ struct BenchResult
     uint64_t searchMatches = 0;
     // PyTorch traces: each analysis in dependency order (name -> milliseconds), and their sum.
     std::vector<std::pair<std::string, double>> analysisTimings;
+    core::sql::SqlBenchResult sql;
 };
 
 constexpr int kFrameWidthPx = 1920;
@@ -150,6 +153,8 @@ void measureViewTimings(const core::Trace &trace, BenchResult *r)
     r->searchMatches = q.searchMatches;
     r->viewTimings = {{"frame_build_ms_out", q.frameBuildMsOut},
                       {"frame_build_ms_mid", q.frameBuildMsMid},
+                      {"frame_build_ms_quarter", q.frameBuildMsQuarter},
+                      {"frame_build_ms_sixteenth", q.frameBuildMsSixteenth},
                       {"frame_build_ms_in", q.frameBuildMsIn},
                       {"search_ms", q.searchMs},
                       {"lod_index_build_ms", q.indexBuildMs}};
@@ -243,6 +248,13 @@ void printResult(const BenchResult &r, bool asJson)
         json.value("search_query", r.searchQuery).value("search_matches", r.searchMatches);
         for (const auto &[key, ms] : r.analysisTimings)
             json.value(key, ms);
+        json.value("sql_group_by_name_ms", r.sql.groupByNameMs)
+            .value("sql_group_by_name_rows", r.sql.groupByNameRows)
+            .value("sql_window_1ms_ms", r.sql.window1msMs)
+            .value("sql_window_1ms_slices", r.sql.window1msSlices)
+            .value("sql_rss_before_bytes", r.sql.rssBeforeBytes)
+            .value("sql_rss_peak_bytes", r.sql.rssPeakBytes)
+            .value("sql_rss_after_bytes", r.sql.rssAfterBytes);
         json.endObject();
         std::printf("%s\n", json.text().c_str());
         return;
@@ -266,7 +278,7 @@ void printResult(const BenchResult &r, bool asJson)
     }
     std::printf("Timeline (median of %d, %d px wide, in ms):\n", kRepetitions, kFrameWidthPx);
     for (const auto &[key, ms] : r.viewTimings)
-        std::printf("  %-20s %.3f\n", (key + ":").c_str(), ms);
+        std::printf("  %-26s %.3f\n", (key + ":").c_str(), ms);
     std::printf("  search query:        \"%s\" (%llu matches)\n", r.searchQuery.c_str(),
                 static_cast<unsigned long long>(r.searchMatches));
     if (!r.analysisTimings.empty()) {
@@ -274,6 +286,13 @@ void printResult(const BenchResult &r, bool asJson)
         for (const auto &[key, ms] : r.analysisTimings)
             std::printf("  %-26s %.1f\n", (key + ":").c_str(), ms);
     }
+    std::printf("SQL (median, ms):  GROUP BY name %.1f (%llu names), 1 ms window %.3f (%llu "
+                "slices)\n",
+                r.sql.groupByNameMs, static_cast<unsigned long long>(r.sql.groupByNameRows),
+                r.sql.window1msMs, static_cast<unsigned long long>(r.sql.window1msSlices));
+    std::printf("SQL RSS:           %.1f MiB before, %.1f MiB peak, %.1f MiB after\n",
+                double(r.sql.rssBeforeBytes) / (1 << 20), double(r.sql.rssPeakBytes) / (1 << 20),
+                double(r.sql.rssAfterBytes) / (1 << 20));
 }
 
 } // namespace
@@ -359,6 +378,10 @@ int runBench(int argc, char **argv)
 
     measureViewTimings(*trace, &r);
     measurePyTorchAnalyses(trace, &r);
+    releaseFreeMemory();
+    r.sql = core::sql::runSqlBench(trace);
+    if (!r.sql.error.empty())
+        return fail("bench: SQL: " + r.sql.error);
 
     if (const int code = reopenFromCache(path, trace, &r); code != kExitOk)
         return code;

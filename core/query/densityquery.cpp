@@ -17,46 +17,64 @@ uint16_t toFixed(double fraction)
     return uint16_t(std::lround(std::clamp(fraction, 0.0, 1.0) * kFixed));
 }
 
-// Time per kind for one bin or column: few kinds, so a linear list beats a map.
+// Time per kind for one bin or column. A column of a zoomed-out row can hold dozens of slices
+// of as many kinds, so a list searched per slice costs O(kinds) each: the times are kept in
+// arrays indexed by kind instead (per thread, grown to the largest kind seen, so a frame
+// allocates nothing; entries of earlier columns are told apart by a generation stamp, so a
+// reset costs nothing), which makes each add O(1). Kinds are reported in the order first seen.
 class KindTimes
 {
 public:
     void clear()
     {
-        m_entries.clear();
-        m_last = 0;
+        ++m_generation;
+        if (m_generation == 0) {   // wrapped: forget every stamp
+            std::fill(m_stamp.begin(), m_stamp.end(), 0u);
+            m_generation = 1;
+        }
+        m_touched.clear();
     }
-    void add(uint32_t kind, double ps)
+    void add(uint32_t kind, TimePs ps)
     {
-        // Neighbouring slices often repeat a kind: try the last one hit first.
-        if (m_last < m_entries.size() && m_entries[m_last].first == kind) {
-            m_entries[m_last].second += ps;
-            return;
+        if (kind >= m_stamp.size())
+            grow(kind);
+        if (m_stamp[kind] != m_generation) {
+            m_stamp[kind] = m_generation;
+            m_time[kind] = 0;
+            m_touched.push_back(kind);
         }
-        for (size_t i = 0; i < m_entries.size(); ++i) {
-            if (m_entries[i].first == kind) {
-                m_entries[i].second += ps;
-                m_last = i;
-                return;
-            }
-        }
-        m_last = m_entries.size();
-        m_entries.emplace_back(kind, ps);
+        m_time[kind] += ps;
     }
     // The kind with the most time (the first seen on ties) and that time.
     std::pair<uint32_t, double> best() const
     {
         std::pair<uint32_t, double> b{0, -1};
-        for (const auto &e : m_entries) {
-            if (e.second > b.second)
-                b = e;
+        for (uint32_t kind : m_touched) {
+            if (double(m_time[kind]) > b.second)
+                b = {kind, double(m_time[kind])};
         }
         return b;
     }
 
+    static KindTimes &forThread()
+    {
+        thread_local KindTimes times;
+        times.clear();
+        return times;
+    }
+
 private:
-    std::vector<std::pair<uint32_t, double>> m_entries;
-    size_t m_last = 0;
+    void grow(uint32_t kind)
+    {
+        const size_t size = std::max<size_t>(size_t(kind) + 1, m_stamp.size() * 2);
+        m_stamp.resize(size, 0u);
+        m_time.resize(size, 0);
+    }
+
+    std::vector<TimePs> m_time;   // integer picoseconds: exact, and cheaper than double
+    std::vector<uint32_t> m_stamp;
+    std::vector<uint32_t> m_touched;
+    uint32_t m_generation = 1;
 };
 
 } // namespace
@@ -87,7 +105,7 @@ DensityBins::DensityBins(const Row &row)
     size_t current = 0;
     TimePs busy = 0;
     uint64_t count = 0;
-    KindTimes times;
+    KindTimes &times = KindTimes::forThread();
     auto flush = [&] {
         const auto [kind, ps] = times.best();
         level0.busy[current] = toFixed(double(busy) / double(width));
@@ -105,7 +123,7 @@ DensityBins::DensityBins(const Row &row)
         }
         busy += ps;
         count += starts;
-        times.add(kind, double(ps));
+        times.add(kind, ps);
     };
     for (size_t i = 0; i < n; ++i) {
         const TimePs s = start[i] - m_origin;
@@ -228,7 +246,7 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
     TimePs flushStart = 0, flushEnd = 1;   // the accumulated column's range
     TimePs busy = 0;
     uint32_t count = 0;
-    KindTimes times;
+    KindTimes &times = KindTimes::forThread();
     auto flush = [&] {
         if (column >= 0 && column < widthPx && (busy > 0 || count > 0)) {
             const auto best = times.best();
@@ -249,7 +267,7 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
         }
         busy += ps;
         count += starts;
-        times.add(kind, double(ps));
+        times.add(kind, ps);
     };
     auto columnOf = [&](TimePs t) {
         if (t < columnStart || t >= columnEnd) {

@@ -128,6 +128,13 @@ QueryBenchResult runQueryBench(const Trace &trace, int widthPx, int repetitions,
                                               int64_t(1));
     result.frameBuildMsOut = medianMs(repetitions, [&] { result.itemsOut = frame.run(out); });
     result.frameBuildMsMid = medianMs(repetitions, [&] { result.itemsMid = frame.run(mid); });
+    for (const auto &[divisor, ms] : {std::pair{4, &result.frameBuildMsQuarter},
+                                      std::pair{16, &result.frameBuildMsSixteenth}}) {
+        const TimePs part = std::max<TimePs>(widthPx, span / divisor);
+        const Viewport v = Viewport::withWidth(centre - part / 2, centre - part / 2 + part,
+                                               widthPx);
+        *ms = medianMs(repetitions, [&] { frame.run(v); });
+    }
     result.frameBuildMsIn = medianMs(repetitions, [&] { result.itemsIn = frame.run(in); });
 
     result.searchQuery = searchQuery.empty() ? commonPrefix(trace) : std::string(searchQuery);

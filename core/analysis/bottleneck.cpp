@@ -163,7 +163,8 @@ BottleneckAnalysis classifyBottleneck(const BottleneckTotals &t)
 
     if (a.inputClassification == "host" || a.inputClassification == "both") {
         a.summaryNextStep = t.tfDataInUse
-                                ? "Look at Section 3 for the breakdown of input time on the host."
+                                ? "See Input Pipeline's host-side analysis for the breakdown of input time "
+                                  "on the host."
                                 : "Consider using the tf.data API to build the input pipeline: "
                                   "the host-side analysis is only meaningful for tf.data "
                                   "pipelines.";

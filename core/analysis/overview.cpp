@@ -201,8 +201,8 @@ OverviewPage computeOverviewPage(const Trace &trace, const StepDb &steps,
                            + oneDigit(o.deviceOpTimeEagerPercent)
                            + "% of Op time on the device are spent on eager execution. Consider "
                              "using tf.function to compile the computation.";
-    o.hostTips = {"Input pipeline analyzer (especially Section 3 for the breakdown of input "
-                  "operations on the host)",
+    o.hostTips = {"Input Pipeline: the host-side analysis and the input op statistics for the "
+                  "breakdown of input operations on the host",
                   "Trace viewer: look at the host threads for the input pipeline"};
     o.deviceTips = {steps.hardware == StepHardware::Tpu
                         ? "Op profile: the most expensive XLA operations"

@@ -211,7 +211,7 @@ void TestBottleneck::summaryNextStep()
     t.input = 30;
     QVERIFY(QString::fromStdString(classifyBottleneck(t).summaryNextStep).contains("tf.data API"));
     t.tfDataInUse = true;
-    QVERIFY(QString::fromStdString(classifyBottleneck(t).summaryNextStep).contains("Section 3"));
+    QVERIFY(QString::fromStdString(classifyBottleneck(t).summaryNextStep).contains("host-side analysis"));
     t.input = 1;
     QVERIFY(QString::fromStdString(classifyBottleneck(t).summaryNextStep).contains("skip"));
     QCOMPARE(oneDigit(12.345), std::string("12.3"));

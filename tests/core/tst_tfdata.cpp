@@ -238,6 +238,21 @@ private slots:
         QVERIFY(!a.inputBound);
         QVERIFY(a.summary.find("Only device-side tf.data pipelines") != std::string::npos);
     }
+
+    // A JAX profile is not told to profile longer: tf.data is TensorFlow's, and it says so.
+    void jaxProfileGetsNoCaptureHint()
+    {
+        const std::filesystem::path file = std::filesystem::path(TRACEDESK_SHARED_FIXTURES)
+                                           / "xspace/tracelens_jax08_gemm/tw003.xplane.pb";
+        if (!std::filesystem::exists(file))
+            QSKIP("shared fixture tracelens_jax08_gemm is not present");
+        auto trace = loadTrace(file.string());
+        QVERIFY2(trace.ok(), trace.ok() ? "" : trace.message().c_str());
+        const TfDataAnalysis a = computeTfData(*trace.value());
+        QVERIFY(a.pipelines.empty());
+        QVERIFY2(a.summary.find("longer") == std::string::npos, a.summary.c_str());
+        QVERIFY2(a.summary.find("written by JAX") != std::string::npos, a.summary.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTfData)

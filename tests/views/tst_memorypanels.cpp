@@ -9,12 +9,15 @@
 #include "views/panels/memoryviewer/memoryviewerpanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractAxis>
 #include <QChart>
+#include <QLabel>
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
+#include <cmath>
 #include <filesystem>
 
 using namespace tracedesk;
@@ -81,8 +84,30 @@ void TestMemoryPanels::profilePanel()
     const auto *p = panel.currentProfile();
     QVERIFY(p);
     QCOMPARE(panel.model()->rowCount(), int(p->breakdown.size()));
-    QVERIFY(panel.summaryText().contains("Peak usage"));
+    // Both peaks say what they measure, with the definitions on hover.
+    QVERIFY(panel.summaryText().contains("Peak reported by allocator (lifetime)"));
+    QVERIFY(panel.summaryText().contains("Peak stack + heap (this window)"));
+    QVERIFY(panel.findChild<QLabel *>() != nullptr);
+    bool definitions = false;
+    for (QLabel *l : panel.findChildren<QLabel *>())
+        definitions = definitions || l->toolTip().contains("peak_bytes_in_use");
+    QVERIFY(definitions);
     QVERIFY(!panel.chart()->series().isEmpty());
+    // The memory axis unit comes from the data: its largest stack + heap + free reads 1..1024.
+    double maxBytes = 0;
+    for (uint32_t i : p->timeline) {
+        const auto &st = p->snapshots[i].stats;
+        maxBytes = std::max(maxBytes, double(st.stackReservedBytes + st.heapAllocatedBytes
+                                             + st.freeMemoryBytes));
+    }
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    while (k < 4 && maxBytes >= std::pow(1024.0, k + 1))
+        ++k;
+    bool unitAxis = false;
+    for (QAbstractAxis *axis : panel.chart()->axes(Qt::Vertical))
+        unitAxis = unitAxis || axis->titleText() == QStringLiteral("Memory (%1)").arg(units[k]);
+    QVERIFY(unitAxis);
 
     // Filter by op name.
     const int all = panel.proxyModel()->rowCount();

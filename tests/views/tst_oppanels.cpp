@@ -127,6 +127,21 @@ void TestOpPanels::opProfilePanel()
     QCOMPARE(activated.front().front().toString(), opName);
     QVERIFY(panel.detailsText().contains(opName));
     QVERIFY(panel.detailsText().contains("FLOP rate"));
+    // Unknown FLOPs (counted per row from the profile's own metrics: flops == 0) read "not
+    // available" without a colour, never a red 0.00%.
+    int unknown = 0;
+    for (int r = 0; r < panel.proxyModel()->rowCount(); ++r) {
+        const QModelIndex i = panel.proxyModel()->index(r, views::OpProfileModel::FlopsUtil);
+        const auto *node = reinterpret_cast<const OpProfileNode *>(
+            i.data(views::OpProfileModel::kNodeRole).value<quintptr>());
+        QVERIFY(node);
+        if (node->metrics.flops > 0)
+            continue;
+        ++unknown;
+        QCOMPARE(i.data().toString(), QStringLiteral("not available"));
+        QVERIFY(!i.data(Qt::BackgroundRole).isValid());
+    }
+    QVERIFY(unknown > 0);   // this GPU profile carries no FLOP counts
     shoot(&panel, "opprofile.png");
 
     // Changing the grouping recomputes on the worker.

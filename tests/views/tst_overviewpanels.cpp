@@ -10,6 +10,7 @@
 #include "views/panels/overview/steptimechart.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -155,6 +156,19 @@ void TestOverviewPanels::noChartWithoutSteps()
     panel.setAnalyses(cache);
     QVERIFY(done.wait(60000));
     QVERIFY(!panel.stepChart()->isVisibleTo(&panel));
+    // Input Pipeline on the same profile: a one-line reason, no chart (no series, no axes).
+    InputPipelinePanel input;
+    input.resize(1400, 1800);
+    input.show();
+    QSignalSpy inputDone(&input, &InputPipelinePanel::computed);
+    input.setAnalyses(cache);
+    QVERIFY(inputDone.wait(60000));
+    StepTimeChart *chart = input.stepChart();
+    QCOMPARE(chart->stepCount(), 0);
+    QVERIFY(chart->chart()->series().isEmpty());
+    QVERIFY(chart->chart()->axes().isEmpty());
+    QVERIFY(chart->emptyText().contains("No steps"));
+    QTRY_VERIFY(chart->height() <= 3 * chart->fontMetrics().lineSpacing());
     // A profile with steps shows it again in the same panel.
     panel.setAnalyses(m_cache);
     QVERIFY(done.wait(60000));

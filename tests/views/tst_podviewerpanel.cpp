@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStackedBarSeries>
@@ -62,6 +63,7 @@ class TestPodViewerPanel : public QObject
 private slots:
     void sliderChangesColumns();
     void legacyFile();
+    void noStepsDrawsNoChart();
 };
 
 void TestPodViewerPanel::sliderChangesColumns()
@@ -144,6 +146,27 @@ void TestPodViewerPanel::legacyFile()
     QCOMPARE(panel.currentStep(), 1);
     QVERIFY(panel.columnValues(3) != before);
     shot(&panel, "podviewer_legacy.png");
+}
+
+// Data without a common step: no empty chart, a one-line reason instead. Also before any data.
+void TestPodViewerPanel::noStepsDrawsNoChart()
+{
+    PodViewerPanel panel;
+    panel.resize(1000, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(!panel.chartView()->isVisible());
+    auto data = std::make_shared<PodViewerData>();
+    data->deviceType = "GPU";
+    data->series = {"Compute"};
+    data->emptyIntersection = true;
+    panel.setData(data);
+    QCOMPARE(panel.stepCount(), 0);
+    QVERIFY(!panel.chartView()->isVisible());
+    bool reasonShown = false;
+    for (QLabel *label : panel.findChildren<QLabel *>())
+        reasonShown = reasonShown || (label->isVisible() && label->text().contains("no step"));
+    QVERIFY(reasonShown);
 }
 
 QTEST_MAIN(TestPodViewerPanel)

@@ -71,6 +71,7 @@ CaptureDialog::CaptureDialog(QWidget *parent) : QDialog(parent)
 
 CaptureDialog::~CaptureDialog()
 {
+    m_progressReceiver->close();
     if (m_session)
         m_session->cancel();
     m_captureJob.stop();
@@ -281,9 +282,10 @@ void CaptureDialog::startCapture()
     }
     m_results->clear();
     m_session = std::make_shared<capture::CaptureSession>(options);
-    m_session->setProgressCallback([this](const capture::CaptureSnapshot &s) {
-        QMetaObject::invokeMethod(this, [this, s] { showProgress(s); }, Qt::QueuedConnection);
-    });
+    m_session->setProgressCallback(
+        [this, receiver = m_progressReceiver](const capture::CaptureSnapshot &s) {
+            receiver->post([this, s] { showProgress(s); });
+        });
     setRunning(true);
     auto session = m_session;
     m_captureJob.run<capture::CaptureResult>(

@@ -86,6 +86,8 @@ private:
     QPushButton *m_cancelButton = nullptr;
 
     std::shared_ptr<core::capture::CaptureSession> m_session;
+    // Progress arrives on the session's thread, which may outlive this dialog.
+    std::shared_ptr<GuardedReceiver> m_progressReceiver = GuardedReceiver::create(this);
     BackgroundJob m_captureJob;
     BackgroundJob m_checkJob;
     bool m_closeWhenDone = false;

@@ -1,5 +1,7 @@
 #include "views/common/chartownership.h"
 
+#include "views/common/chartpalette.h"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -14,6 +16,7 @@ void replaceChart(QChartView *view, QChart *chart)
         return;
     view->setChart(chart);
     delete old;
+    followPalette(view);
 }
 
 void addAreaSeries(QChart *chart, QAreaSeries *area)

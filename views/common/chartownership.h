@@ -13,7 +13,8 @@ class QChartView;
 namespace tracedesk::views {
 
 // Shows `chart` in `view` and deletes the chart shown before. Not for use from a signal of the
-// old chart or of its series, which would delete their sender.
+// old chart or of its series, which would delete their sender. The new chart follows the
+// view's palette (chartpalette.h).
 void replaceChart(QChartView *view, QChart *chart);
 
 // Adds `area` to `chart` and makes its upper and lower line series children of the area, so

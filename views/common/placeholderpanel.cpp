@@ -61,6 +61,18 @@ void PlaceholderPanel::setTrace(const core::TracePtr &trace, const QString &disp
                        "the Tracks panel."));
 }
 
+void PlaceholderPanel::showNote(const QString &title, const QString &detail, const QString &hint)
+{
+    m_title->setText(title);
+    m_detail->setText(detail);
+    m_hint->setText(hint);
+}
+
+QString PlaceholderPanel::hintText() const
+{
+    return m_hint->text();
+}
+
 QString PlaceholderPanel::titleText() const
 {
     return m_title->text();

@@ -19,6 +19,9 @@ public:
     explicit PlaceholderPanel(QWidget *parent = nullptr);
 
     void setTrace(const core::TracePtr &trace, const QString &displayName);
+    // Replaces the texts, for a profile that has no timeline to show (a legacy run folder).
+    void showNote(const QString &title, const QString &detail, const QString &hint);
+    QString hintText() const;
 
     QString titleText() const;
     QString detailText() const;

@@ -164,7 +164,7 @@ QString DistributedPanel::statusText() const
 
 void DistributedPanel::setAnalyses(AnalysisCachePtr cache)
 {
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     setSummary(nullptr);
     if (!m_cache) {
@@ -179,12 +179,14 @@ void DistributedPanel::setAnalyses(AnalysisCachePtr cache)
     m_pages->setCurrentIndex(0);
     m_status->setText(tr("Computing..."));
     auto c = m_cache;
-    m_job.run<std::shared_ptr<const Summary>>(
-        this, [c] { return std::make_shared<const Summary>(summarizeMergedRun(c->trace())); },
-        [this](std::shared_ptr<const Summary> s) {
-            setSummary(std::move(s));
-            emit computed();
-        });
+    m_compute.start(
+        [c] { return std::make_shared<const Summary>(summarizeMergedRun(c->trace())); });
+}
+
+void DistributedPanel::onComputed(std::shared_ptr<const Summary> summary)
+{
+    setSummary(std::move(summary));
+    emit computed();
 }
 
 void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)

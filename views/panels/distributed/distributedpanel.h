@@ -11,11 +11,11 @@
 // Clicking a rank emits hostActivated (its section on the timeline); a step or a collective
 // emits rangeActivated with its span and every rank's instance of it, to outline.
 // A trace that is not a run of several ranks shows a one-line reason instead.
-// GUI thread only; results of a stale computation are dropped (BackgroundJob).
+// GUI thread only; results of a stale computation are dropped (PanelCompute).
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/distributed/distributedsummary.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QString>
 #include <QStringList>
@@ -83,7 +83,9 @@ private:
     void showStep();
     void rankStepClicked(const QModelIndex &index);
 
-    BackgroundJob m_job;
+    void onComputed(std::shared_ptr<const Summary> summary);
+
+    PanelCompute<std::shared_ptr<const Summary>> m_compute{this, &DistributedPanel::onComputed};
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const Summary> m_summary;
     std::vector<std::string> m_steps;

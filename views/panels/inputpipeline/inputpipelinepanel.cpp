@@ -101,28 +101,26 @@ InputPipelinePanel::~InputPipelinePanel() = default;
 void InputPipelinePanel::setAnalyses(AnalysisCachePtr cache)
 {
     cache = m_pages->route(std::move(cache));
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_result.reset();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No trace loaded."));
         showResult();
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     auto c = m_cache;
-    m_job.run<std::shared_ptr<const InputPipelineAnalysis>>(
-        this, [c] { return inputPipeline(*c); },
-        [this](std::shared_ptr<const InputPipelineAnalysis> r) {
-            m_result = std::move(r);
-            m_computing = false;
-            m_status->setText(tr("Input pipeline analysis of %n step(s).", nullptr,
-                                 m_result->stepTimeSummary.count));
-            showResult();
-            emit computed();
-        });
+    m_compute.start([c] { return inputPipeline(*c); });
+}
+
+void InputPipelinePanel::showAnalysis(std::shared_ptr<const InputPipelineAnalysis> r)
+{
+    m_result = std::move(r);
+    m_status->setText(tr("Input pipeline analysis of %n step(s).", nullptr,
+                         m_result->stepTimeSummary.count));
+    showResult();
+    emit computed();
 }
 
 QString InputPipelinePanel::statusText() const { return m_status->text(); }
@@ -162,6 +160,8 @@ void InputPipelinePanel::showResult()
                           .arg(st.minimum, 0, 'f', 3).arg(st.maximum, 0, 'f', 3).arg(st.count)
                           .arg(ip.average, 0, 'f', 1).arg(ip.standardDeviation, 0, 'f', 1)
                           .arg(ip.minimum, 0, 'f', 1).arg(ip.maximum, 0, 'f', 1));
+    if (st.count == 0)   // zeros would read as measured
+        m_device->setText(tr("No steps, so no step-time or input-share statistics."));
 
     const InputTimeBreakdown &t = a.inputTimeBreakdown;
     const double total = t.demandedFileReadUs + t.advancedFileReadUs + t.preprocessingUs

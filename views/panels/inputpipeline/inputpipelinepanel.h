@@ -7,7 +7,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/inputpipeline.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -32,7 +32,7 @@ public:
 
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QString summaryText() const;
     QString deviceText() const;
@@ -51,12 +51,13 @@ signals:
     void computed();
 
 private:
+    void showAnalysis(std::shared_ptr<const core::analysis::InputPipelineAnalysis> r);
     void showResult();
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::InputPipelineAnalysis> m_result;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::InputPipelineAnalysis>> m_compute{
+        this, &InputPipelinePanel::showAnalysis};
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_device = nullptr;

@@ -107,34 +107,31 @@ bool KernelStatsPanel::showsEmptyMessage() const
 
 void KernelStatsPanel::recompute()
 {
-    m_job.stop();
+    m_compute.cancel();
     m_model->setReports({});
     m_stack->setCurrentWidget(m_table);
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
     std::optional<core::analysis::TimeRange> range;
     if (m_selectionOnly->isChecked() && m_state && m_state->area().valid())
         range = core::analysis::TimeRange{m_state->area().time.t0, m_state->area().time.t1};
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_job.run<KernelStatsDb>(
-        this,
-        [cache, range]() -> KernelStatsDb {
-            return range ? kernelStats(cache->trace(), range) : opStats(*cache)->kernelStats;
-        },
-        [this](KernelStatsDb db) {
-            m_computing = false;
-            const size_t n = db.reports.size();
-            m_model->setReports(std::move(db.reports));
-            m_stack->setCurrentWidget(n == 0 ? static_cast<QWidget *>(m_empty) : m_table);
-            m_export->setEnabled(n > 0);
-            m_status->setText(n == 0 ? tr("No GPU kernels") : tr("%1 kernel rows").arg(n));
-            emit computed();
-        });
+    m_compute.start([cache, range]() -> KernelStatsDb {
+        return range ? kernelStats(cache->trace(), range) : opStats(*cache)->kernelStats;
+    });
+}
+
+void KernelStatsPanel::showKernels(KernelStatsDb db)
+{
+    const size_t n = db.reports.size();
+    m_model->setReports(std::move(db.reports));
+    m_stack->setCurrentWidget(n == 0 ? static_cast<QWidget *>(m_empty) : m_table);
+    m_export->setEnabled(n > 0);
+    m_status->setText(n == 0 ? tr("No GPU kernels") : tr("%1 kernel rows").arg(n));
+    emit computed();
 }
 
 } // namespace tracedesk::views

@@ -6,7 +6,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/opmetrics.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -41,7 +41,7 @@ public:
     QSortFilterProxyModel *proxyModel() const { return m_proxy; }
     KernelStatsModel *model() const { return m_model; }
     QString statusText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     bool showsEmptyMessage() const;
 
     // What the panel shows for PyTorch (Kineto) traces instead of its own content.
@@ -52,12 +52,12 @@ signals:
     void computed();
 
 private:
+    void showKernels(core::analysis::KernelStatsDb db);
     void recompute();
 
     core::analysis::AnalysisCachePtr m_cache;
     QPointer<TimelineState> m_state;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<core::analysis::KernelStatsDb> m_compute{this, &KernelStatsPanel::showKernels};
 
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_selectionOnly = nullptr;

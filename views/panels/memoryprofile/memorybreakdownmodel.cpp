@@ -1,12 +1,9 @@
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
+#include "views/common/niceaxis.h"
 
 #include <QFont>
 
 namespace tracedesk::views {
-
-namespace {
-double gib(int64_t bytes) { return double(bytes) / double(1ll << 30); }
-} // namespace
 
 MemoryBreakdownModel::MemoryBreakdownModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -53,9 +50,9 @@ QVariant MemoryBreakdownModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case OpName: return text(r.opName);
     case AllocationGiB:
-        return sort ? QVariant(qlonglong(r.allocationBytes)) : QString::number(gib(r.allocationBytes), 'f', 6);
+        return sort ? QVariant(qlonglong(r.allocationBytes)) : bytesText(double(r.allocationBytes));
     case RequestedGiB:
-        return sort ? QVariant(qlonglong(r.requestedBytes)) : QString::number(gib(r.requestedBytes), 'f', 6);
+        return sort ? QVariant(qlonglong(r.requestedBytes)) : bytesText(double(r.requestedBytes));
     case Occurrences: return qlonglong(r.occurrences);
     case RegionType: return text(r.regionType);
     case DataType: return text(r.dataType);
@@ -70,8 +67,8 @@ QVariant MemoryBreakdownModel::headerData(int section, Qt::Orientation orientati
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case OpName: return tr("Op name");
-    case AllocationGiB: return tr("Allocation size (GiB)");
-    case RequestedGiB: return tr("Requested size (GiB)");
+    case AllocationGiB: return tr("Allocation size");
+    case RequestedGiB: return tr("Requested size");
     case Occurrences: return tr("Occurrences");
     case RegionType: return tr("Region type");
     case DataType: return tr("Data type");

@@ -1,6 +1,8 @@
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
 
 #include "views/common/chartownership.h"
+#include "views/common/chartpalette.h"
+#include "views/common/niceaxis.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
 #include "views/panels/opstats/tablecsv.h"
@@ -31,9 +33,9 @@ using namespace core::analysis;
 
 namespace {
 
-double gib(int64_t bytes) { return double(bytes) / double(1ll << 30); }
 double toMs(core::TimePs t) { return double(t) / 1e9; }
-QString gibText(int64_t bytes) { return QString::number(gib(bytes), 'f', 3) + QStringLiteral(" GiB"); }
+// Values in the unit the value itself reads best in ("1.50 KiB", "20.0 GiB"), never "0.000 GiB".
+QString gibText(int64_t bytes) { return bytesText(double(bytes)); }
 
 const char *activityName(MemoryActivity a)
 {
@@ -72,6 +74,7 @@ MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(240);
+    followPalette(m_chartView);
 
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by op name"));
@@ -174,31 +177,29 @@ const AllocatorProfile *MemoryProfilePanel::currentProfile() const
 
 void MemoryProfilePanel::recompute()
 {
-    m_job.stop();
+    m_compute.cancel();
     m_set.reset();
     m_model->setRows({});
     m_chart->removeAllSeries();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         fillHosts();
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     m_origin = 0;
     AnalysisCachePtr cache = m_cache;
-    m_job.run<std::shared_ptr<const MemoryProfileSet>>(
-        this, [cache] { return memoryProfiles(*cache); },
-        [this](std::shared_ptr<const MemoryProfileSet> set) {
-            m_computing = false;
-            m_set = std::move(set);
-            m_status->setText(m_set->profiles.empty()
-                                  ? tr("No allocator events")
-                                  : tr("%1 allocator(s)").arg(m_set->profiles.size()));
-            fillHosts();
-            emit computed();
-        });
+    m_compute.start([cache] { return memoryProfiles(*cache); });
+}
+
+void MemoryProfilePanel::showProfiles(std::shared_ptr<const MemoryProfileSet> set)
+{
+    m_set = std::move(set);
+    m_status->setText(m_set->profiles.empty()
+                          ? tr("No allocator events")
+                          : tr("%1 allocator(s)").arg(m_set->profiles.size()));
+    fillHosts();
+    emit computed();
 }
 
 void MemoryProfilePanel::fillHosts()
@@ -246,8 +247,8 @@ void MemoryProfilePanel::showProfile()
         QStringLiteral("<table><tr>") + card(tr("Allocations"), QString::number(s.allocations))
         + card(tr("Deallocations"), QString::number(s.deallocations))
         + card(tr("Memory capacity"), gibText(s.capacity))
-        + card(tr("Peak usage (lifetime)"), gibText(s.peakBytesLifetime))
-        + card(tr("Peak usage (window)"), gibText(s.peakBytesInWindow))
+        + card(tr("Peak reported by allocator (lifetime)"), gibText(s.peakBytesLifetime))
+        + card(tr("Peak stack + heap (this window)"), gibText(s.peakBytesInWindow))
         + card(tr("Time of peak"), QString::number(toMs(s.peakTime), 'f', 3) + QStringLiteral(" ms"))
         + QStringLiteral("</tr><tr>")
         + card(tr("Stack reservation"), gibText(s.peakStats.stackReservedBytes))
@@ -256,6 +257,21 @@ void MemoryProfilePanel::showProfile()
         + card(tr("Fragmentation at peak"),
                QString::number(100 * s.peakStats.fragmentation, 'f', 1) + QStringLiteral(" %"))
         + QStringLiteral("</tr></table>"));
+    // Both peaks are XProf's; they measure different things, so they may disagree either way.
+    m_cards->setToolTip(
+        tr("<b>Peak reported by allocator (lifetime)</b>: the allocator's own peak_bytes_in_use, "
+           "over the whole life of the process, including time before this profile.<br>"
+           "<b>Peak stack + heap (this window)</b>: stack reservation plus heap allocation at "
+           "the snapshot with the most memory in use inside the profiled window."));
+    // The chart's unit comes from its largest value: small allocations read in KiB or MiB.
+    int64_t maxBytes = 0;
+    for (uint32_t i : p->timeline) {
+        const MemoryStats &st = p->snapshots[i].stats;
+        maxBytes = std::max(maxBytes, st.stackReservedBytes + st.heapAllocatedBytes
+                                          + st.freeMemoryBytes);
+    }
+    const ByteUnit unit = byteUnitFor(double(maxBytes));
+    const auto inUnit = [&unit](int64_t bytes) { return double(bytes) / unit.divisor; };
 
     auto line = [](const QString &name) {
         auto *l = new QLineSeries;
@@ -269,9 +285,9 @@ void MemoryProfilePanel::showProfile()
     for (uint32_t i : p->timeline) {
         const MemorySnapshot &snap = p->snapshots[i];
         const double x = toMs(snap.time);
-        const double stack = gib(snap.stats.stackReservedBytes);
-        const double heap = stack + gib(snap.stats.heapAllocatedBytes);
-        const double free = heap + gib(snap.stats.freeMemoryBytes);
+        const double stack = inUnit(snap.stats.stackReservedBytes);
+        const double heap = stack + inUnit(snap.stats.heapAllocatedBytes);
+        const double free = heap + inUnit(snap.stats.freeMemoryBytes);
         stackTop->append(x, stack);
         heapLow->append(x, stack);
         heapTop->append(x, heap);
@@ -294,9 +310,9 @@ void MemoryProfilePanel::showProfile()
         connect(a, &QAreaSeries::clicked, this, [this](const QPointF &pt) { clickAt(pt.x()); });
         return a;
     };
-    QList<QAbstractSeries *> series = {area(stackTop, nullptr, tr("Stack (GiB)"), QColor(0xf4, 0x8f, 0x3a)),
-                                       area(heapTop, heapLow, tr("Heap (GiB)"), QColor(0x42, 0x85, 0xf4)),
-                                       area(freeTop, freeLow, tr("Free (GiB)"), QColor(0x9e, 0xd6, 0x8c))};
+    QList<QAbstractSeries *> series = {area(stackTop, nullptr, tr("Stack"), QColor(0xf4, 0x8f, 0x3a)),
+                                       area(heapTop, heapLow, tr("Heap"), QColor(0x42, 0x85, 0xf4)),
+                                       area(freeTop, freeLow, tr("Free"), QColor(0x9e, 0xd6, 0x8c))};
     frag->setPen(QPen(QColor(0xc6, 0x28, 0x28), 1.5));
     m_chart->addSeries(frag);
     connect(frag, &QLineSeries::hovered, this, [this](const QPointF &pt, bool state) {
@@ -307,22 +323,18 @@ void MemoryProfilePanel::showProfile()
 
     auto *x = new QValueAxis;
     x->setTitleText(tr("Time (ms)"));
-    x->setLabelFormat(QStringLiteral("%.1f"));
     auto *y = new QValueAxis;
-    y->setTitleText(tr("Memory (GiB)"));
-    y->setRange(0, std::max(maxGiB * 1.05, 1e-6));
-    y->setLabelFormat(QStringLiteral("%.2f"));
+    y->setTitleText(tr("Memory (%1)").arg(unit.name));
+    applyNiceAxis(y, 0, maxGiB > 0 ? maxGiB : 1);
     auto *y2 = new QValueAxis;
     y2->setTitleText(tr("Fragmentation (%)"));
-    y2->setRange(0, 100);
-    y2->setLabelFormat(QStringLiteral("%d"));
+    applyNiceAxis(y2, 0, 100);
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     m_chart->addAxis(y2, Qt::AlignRight);
     if (!p->timeline.empty())
-        x->setRange(toMs(p->snapshots[p->timeline.front()].time),
-                    std::max(toMs(p->snapshots[p->timeline.back()].time),
-                             toMs(p->snapshots[p->timeline.front()].time) + 1e-6));
+        applyNiceAxis(x, toMs(p->snapshots[p->timeline.front()].time),
+                      toMs(p->snapshots[p->timeline.back()].time), 8);
     for (QAbstractSeries *a : series) {
         a->attachAxis(x);
         a->attachAxis(y);
@@ -330,6 +342,7 @@ void MemoryProfilePanel::showProfile()
     frag->attachAxis(x);
     frag->attachAxis(y2);
     m_chart->setTitle(tr("%1 on %2").arg(m_memoryId->currentText(), m_host->currentText()));
+    applyChartPalette(m_chartView);
 }
 
 int MemoryProfilePanel::nearestTimelinePoint(double ms) const

@@ -8,7 +8,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/memoryprofile.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -52,7 +52,7 @@ public:
     QString statusText() const;
     QString hoverText() const;
     QString summaryText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     const core::analysis::AllocatorProfile *currentProfile() const;
     // The snapshot nearest to `ms` (trace time in milliseconds) on the chart, as hover shows it.
     void hoverAt(double ms);
@@ -67,6 +67,7 @@ signals:
     void computed();
 
 private:
+    void showProfiles(std::shared_ptr<const core::analysis::MemoryProfileSet> set);
     void recompute();
     void fillHosts();
     void fillMemoryIds();
@@ -75,8 +76,8 @@ private:
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::MemoryProfileSet> m_set;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::MemoryProfileSet>> m_compute{
+        this, &MemoryProfilePanel::showProfiles};
     core::TimePs m_origin = 0;
 
     QComboBox *m_host = nullptr;

@@ -1,5 +1,8 @@
 #include "views/panels/memoryviewer/memoryviewerpanel.h"
 
+#include "views/common/chartpalette.h"
+#include "views/common/niceaxis.h"
+
 #include "views/panels/pytorch/frameworkpages.h"
 
 #include <QBarSet>
@@ -42,6 +45,7 @@ QChartView *chartView(QChart *chart, QWidget *parent, int minHeight)
     auto *v = new QChartView(chart, parent);
     v->setRenderHint(QPainter::Antialiasing);
     v->setMinimumHeight(minHeight);
+    followPalette(v);
     return v;
 }
 
@@ -150,7 +154,8 @@ qreal MemoryViewerPanel::lifetimePenWidth() const
 
 void MemoryViewerPanel::recompute()
 {
-    m_job.stop();
+    m_modulesCompute.cancel();
+    m_viewerCompute.cancel();
     m_modules.reset();
     m_result.reset();
     {
@@ -160,36 +165,34 @@ void MemoryViewerPanel::recompute()
     }
     showResult();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_job.run<std::shared_ptr<const HloModuleSet>>(
-        this, [cache] { return hloModuleSet(*cache); },
-        [this](std::shared_ptr<const HloModuleSet> set) {
-            m_modules = std::move(set);
-            const auto &mods = m_modules->index->modules();
-            m_stack->setCurrentWidget(mods.empty() ? static_cast<QWidget *>(m_empty)
-                                                   : m_stack->widget(0));
-            if (mods.empty()) {
-                m_computing = false;
-                m_status->setText(tr("No HLO modules"));
-                emit computed();
-                return;
-            }
-            const QSignalBlocker block(m_module);
-            int largest = 0;
-            for (size_t i = 0; i < mods.size(); ++i) {
-                m_module->addItem(q(mods[i]->entry.displayName()));
-                if (mods[i]->entry.bytes.size() > mods[size_t(largest)]->entry.bytes.size())
-                    largest = int(i);
-            }
-            m_module->setCurrentIndex(largest);   // the biggest module is usually the model
-            computeModule();
-        });
+    m_modulesCompute.start([cache] { return hloModuleSet(*cache); });
+}
+
+void MemoryViewerPanel::showModules(std::shared_ptr<const HloModuleSet> set)
+{
+    m_modules = std::move(set);
+    const auto &mods = m_modules->index->modules();
+    m_stack->setCurrentWidget(mods.empty() ? static_cast<QWidget *>(m_empty)
+                                           : m_stack->widget(0));
+    if (mods.empty()) {
+        m_status->setText(tr("No HLO modules"));
+        emit computed();
+        return;
+    }
+    const QSignalBlocker block(m_module);
+    int largest = 0;
+    for (size_t i = 0; i < mods.size(); ++i) {
+        m_module->addItem(q(mods[i]->entry.displayName()));
+        if (mods[i]->entry.bytes.size() > mods[size_t(largest)]->entry.bytes.size())
+            largest = int(i);
+    }
+    m_module->setCurrentIndex(largest);   // the biggest module is usually the model
+    computeModule();
 }
 
 void MemoryViewerPanel::computeModule()
@@ -207,30 +210,28 @@ void MemoryViewerPanel::computeModule()
     }
     MemoryViewerOptions options;
     options.memoryColor = m_space->currentData().toLongLong();
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     auto modules = m_modules;
-    m_job.run<core::Result<MemoryViewerResult>>(
-        this,
-        [modules, module, options] {
-            return computeMemoryViewer(module->proto, module->entry.displayName(), options);
-        },
-        [this](core::Result<MemoryViewerResult> r) {
-            m_computing = false;
-            if (r.ok()) {
-                m_result = std::move(r).value();
-                m_error.clear();
-                m_status->setText(tr("%1 heap events, %2 buffers")
-                                      .arg(m_result->heapSizes.size())
-                                      .arg(m_result->buffers.size()));
-            } else {
-                m_result.reset();
-                m_error = q(r.message());
-                m_status->setText(m_error);
-            }
-            showResult();
-            emit computed();
-        });
+    m_viewerCompute.start([modules, module, options] {
+        return computeMemoryViewer(module->proto, module->entry.displayName(), options);
+    });
+}
+
+void MemoryViewerPanel::showViewer(core::Result<MemoryViewerResult> r)
+{
+    if (r.ok()) {
+        m_result = std::move(r).value();
+        m_error.clear();
+        m_status->setText(tr("%1 heap events, %2 buffers")
+                              .arg(m_result->heapSizes.size())
+                              .arg(m_result->buffers.size()));
+    } else {
+        m_result.reset();
+        m_error = q(r.message());
+        m_status->setText(m_error);
+    }
+    showResult();
+    emit computed();
 }
 
 void MemoryViewerPanel::showResult()
@@ -289,15 +290,13 @@ void MemoryViewerPanel::showResult()
     m_lifetime->setPen(QPen(QColor(0xf2, 0x99, 0x00), 3));
     auto *x = new QValueAxis;
     x->setTitleText(tr("Program order (heap-simulator events)"));
-    x->setLabelFormat(QStringLiteral("%d"));
     const double lastEvent = std::max<double>(1, double(r.heapSizes.size()) - 1);
-    x->setRange(0, lastEvent);
     // Integer labels: no more ticks than events, or short programs repeat the same number.
-    x->setTickCount(int(std::min<double>(5, lastEvent + 1)));
+    applyNiceAxis(x, 0, lastEvent, int(std::min<double>(6, lastEvent + 1)));
     auto *y = new QValueAxis;
     y->setTitleText(tr("MiB"));
     // Without a heap simulation only indefinite buffers exist; keep their level in view.
-    y->setRange(0, std::max(std::max(maxY, mib(r.peakHeapBytes)) * 1.1, 1e-3));
+    applyNiceAxis(y, 0, std::max(std::max(maxY, mib(r.peakHeapBytes)) * 1.05, 1e-3));
     m_workspace->addAxis(x, Qt::AlignBottom);
     m_workspace->addAxis(y, Qt::AlignLeft);
     for (QLineSeries *s : {padded, unpadded, peak, m_lifetime}) {
@@ -308,6 +307,8 @@ void MemoryViewerPanel::showResult()
     m_workspace->setTitle(tr("%1: heap over program order").arg(q(r.moduleName)));
     fillBufferChart(m_byOrder, false);
     fillBufferChart(m_bySize, true);
+    for (QChartView *view : findChildren<QChartView *>())
+        applyChartPalette(view);
 }
 
 void MemoryViewerPanel::fillBufferChart(QChart *chart, bool bySize)
@@ -332,8 +333,8 @@ void MemoryViewerPanel::fillBufferChart(QChart *chart, bool bySize)
     }
     chart->addSeries(series);
     auto *x = new QValueAxis;
-    x->setLabelFormat(QStringLiteral("%.1f MiB"));
-    x->setRange(0, std::max(mib(r.peakHeapBytes), 1e-3));
+    x->setTitleText(tr("MiB"));
+    applyNiceAxis(x, 0, std::max(mib(r.peakHeapBytes), 1e-3));
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
 }

@@ -8,7 +8,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/memoryviewer.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -48,7 +48,7 @@ public:
     QString statusText() const;
     QString overviewText() const;
     QString bufferCardText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_modulesCompute.busy() || m_viewerCompute.busy(); }
     const core::analysis::MemoryViewerResult *result() const;
     // Hover the `index`-th heap object at the peak (program order), as the charts do.
     void hoverBuffer(int index);
@@ -63,6 +63,8 @@ signals:
     void computed();
 
 private:
+    void showModules(std::shared_ptr<const core::analysis::HloModuleSet> set);
+    void showViewer(core::Result<core::analysis::MemoryViewerResult> r);
     void recompute();
     void computeModule();
     void showResult();
@@ -72,8 +74,11 @@ private:
     std::shared_ptr<const core::analysis::HloModuleSet> m_modules;
     std::optional<core::analysis::MemoryViewerResult> m_result;
     QString m_error;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    // The module list first, then the chosen module's buffers.
+    PanelCompute<std::shared_ptr<const core::analysis::HloModuleSet>> m_modulesCompute{
+        this, &MemoryViewerPanel::showModules};
+    PanelCompute<core::Result<core::analysis::MemoryViewerResult>> m_viewerCompute{
+        this, &MemoryViewerPanel::showViewer};
 
     QComboBox *m_module = nullptr;
     QComboBox *m_space = nullptr;

@@ -103,10 +103,18 @@ QVariant OpProfileModel::data(const QModelIndex &index, int role) const
         return n->type == OpProfileNode::Type::Op || n->type == OpProfileNode::Type::FusionChild
                    ? QString::fromStdString(n->name)
                    : QString();
-    if (role == Qt::BackgroundRole && index.column() == FlopsUtil && m.timePs > 0 && !n->isIdle)
+    // Without a FLOP count (or a byte count) a utilisation is unknown, not zero: no red cell.
+    const bool flopsKnown = m.flops > 0;
+    const bool bytesKnown = m.bytesAccessed > 0;
+    const bool colourFlops = m.timePs > 0 && !n->isIdle && flopsKnown;
+    if (role == Qt::BackgroundRole && index.column() == FlopsUtil && colourFlops)
         return utilizationColor(m.flopsUtilization);
-    if (role == Qt::ForegroundRole && index.column() == FlopsUtil && m.timePs > 0 && !n->isIdle)
+    if (role == Qt::ForegroundRole && index.column() == FlopsUtil && colourFlops)
         return QColor(Qt::black);
+    if (role == Qt::ToolTipRole && index.column() == FlopsUtil && !flopsKnown)
+        return tr("Not available: the profile has no FLOP count for this op.");
+    if (role == Qt::ToolTipRole && index.column() == HbmUtil && !bytesKnown)
+        return tr("Not available: the profile has no byte count for this op.");
     if (role == Qt::TextAlignmentRole)
         return index.column() != Name && index.column() != Category
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
@@ -125,6 +133,8 @@ QVariant OpProfileModel::data(const QModelIndex &index, int role) const
     auto pct = [&](double f) -> QVariant {
         return sort ? QVariant(f) : QString::number(f * 100.0, 'f', 2) + QLatin1Char('%');
     };
+    // Unknown sorts below every known value.
+    auto unknown = [&]() -> QVariant { return sort ? QVariant(-1.0) : tr("not available"); };
     auto time = [&](core::TimePs t) -> QVariant {
         return sort ? QVariant(qlonglong(t)) : QString::fromStdString(core::formatDuration(t));
     };
@@ -134,8 +144,8 @@ QVariant OpProfileModel::data(const QModelIndex &index, int role) const
     case Time: return time(m.timePs);
     case SelfTime: return time(m.selfTimePs);
     case Occurrences: return qlonglong(m.occurrences);
-    case FlopsUtil: return pct(m.flopsUtilization);
-    case HbmUtil: return pct(m.hbmUtilization);
+    case FlopsUtil: return flopsKnown ? pct(m.flopsUtilization) : unknown();
+    case HbmUtil: return bytesKnown ? pct(m.hbmUtilization) : unknown();
     case Wasted: return pct(m.wastedFraction);
     case Category: return QString::fromStdString(n->category);
     case ColumnCount: break;

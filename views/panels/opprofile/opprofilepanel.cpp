@@ -143,10 +143,9 @@ QString OpProfilePanel::detailsText() const
 
 void OpProfilePanel::recompute()
 {
-    m_job.stop();
+    m_compute.cancel();
     m_details->clear();
     if (!m_cache) {
-        m_computing = false;
         m_model->setProfile(nullptr);
         m_status->setText(tr("No profile"));
         return;
@@ -159,36 +158,34 @@ void OpProfilePanel::recompute()
     std::optional<core::analysis::TimeRange> range;
     if (m_selectionOnly->isChecked() && m_state && m_state->area().valid())
         range = core::analysis::TimeRange{m_state->area().time.t0, m_state->area().time.t1};
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_job.run<std::shared_ptr<const OpProfile>>(
-        this,
-        [cache, options, range]() -> std::shared_ptr<const OpProfile> {
-            if (!range)
-                return std::make_shared<const OpProfile>(buildOpProfile(*cache, options));
-            const OpStats stats = computeOpStats(cache->trace(), range);
-            return std::make_shared<const OpProfile>(buildOpProfile(
-                stats.device, stats.perfEnv, options, stats.runEnvironment.deviceType));
-        },
-        [this](std::shared_ptr<const OpProfile> profile) {
-            m_computing = false;
-            const auto &root = profile->root;
-            m_status->setText(
-                root.children.empty()
-                    ? tr("No device ops in this profile.")
-                    : tr("%1 - total %2 - peak %3 TFLOP/s, %4 GB/s HBM")
-                          .arg(profile->deviceType.empty()
-                                   ? tr("Device")
-                                   : QString::fromStdString(profile->deviceType))
-                          .arg(QString::fromStdString(core::formatDuration(root.metrics.timePs)))
-                          .arg(profile->peakGigaFlopsPerSecond / 1000.0, 0, 'f', 1)
-                          .arg(profile->peakHbmGigaBytesPerSecond, 0, 'f', 1));
-            m_model->setProfile(std::move(profile));
-            if (m_model->rowCount() <= 8)
-                m_tree->expandToDepth(0);
-            emit computed();
-        });
+    m_compute.start([cache, options, range]() -> std::shared_ptr<const OpProfile> {
+        if (!range)
+            return std::make_shared<const OpProfile>(buildOpProfile(*cache, options));
+        const OpStats stats = computeOpStats(cache->trace(), range);
+        return std::make_shared<const OpProfile>(buildOpProfile(
+            stats.device, stats.perfEnv, options, stats.runEnvironment.deviceType));
+    });
+}
+
+void OpProfilePanel::showProfile(std::shared_ptr<const OpProfile> profile)
+{
+    const auto &root = profile->root;
+    m_status->setText(
+        root.children.empty()
+            ? tr("No device ops in this profile.")
+            : tr("%1 - total %2 - peak %3 TFLOP/s, %4 GB/s HBM")
+                  .arg(profile->deviceType.empty()
+                           ? tr("Device")
+                           : QString::fromStdString(profile->deviceType))
+                  .arg(QString::fromStdString(core::formatDuration(root.metrics.timePs)))
+                  .arg(profile->peakGigaFlopsPerSecond / 1000.0, 0, 'f', 1)
+                  .arg(profile->peakHbmGigaBytesPerSecond, 0, 'f', 1));
+    m_model->setProfile(std::move(profile));
+    if (m_model->rowCount() <= 8)
+        m_tree->expandToDepth(0);
+    emit computed();
 }
 
 void OpProfilePanel::showDetails(const QModelIndex &index)
@@ -216,13 +213,21 @@ void OpProfilePanel::showDetails(const QModelIndex &index)
     if (m.occurrences > 0)
         html += row(tr("Average"),
                     QString::fromStdString(core::formatDuration(m.timePs / m.occurrences)));
-    html += row(tr("FLOP rate"), QStringLiteral("%1 GFLOP/s").arg(m.gflopsPerSecond, 0, 'f', 2));
+    // Unknown counts read as unknown, never as a 0% that looks like a finding.
+    const QString noFlops = tr("not available (no FLOP count in the profile)");
+    const QString noBytes = tr("not available (no byte count in the profile)");
+    html += row(tr("FLOP rate"), m.flops > 0 ? QStringLiteral("%1 GFLOP/s")
+                                                   .arg(m.gflopsPerSecond, 0, 'f', 2)
+                                             : noFlops);
     html += row(tr("FLOPS utilisation"),
-                QStringLiteral("%1%").arg(m.flopsUtilization * 100.0, 0, 'f', 2));
+                m.flops > 0 ? QStringLiteral("%1%").arg(m.flopsUtilization * 100.0, 0, 'f', 2)
+                            : noFlops);
     html += row(tr("Memory bandwidth"),
-                QStringLiteral("%1 GB/s").arg(m.gigabytesPerSecond, 0, 'f', 2));
+                m.bytesAccessed > 0 ? QStringLiteral("%1 GB/s").arg(m.gigabytesPerSecond, 0, 'f', 2)
+                                    : noBytes);
     html += row(tr("HBM utilisation"),
-                QStringLiteral("%1%").arg(m.hbmUtilization * 100.0, 0, 'f', 2));
+                m.bytesAccessed > 0 ? QStringLiteral("%1%").arg(m.hbmUtilization * 100.0, 0, 'f', 2)
+                                    : noBytes);
     html += row(tr("Shape / layout"), QString::fromStdString(n->layout));
     html += row(tr("Deduplicated name"), QString::fromStdString(n->deduplicatedName));
     if (n->programId != 0)

@@ -7,7 +7,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/opprofile.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -44,7 +44,7 @@ public:
     OpProfileModel *model() const { return m_model; }
     QString statusText() const;
     QString detailsText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     void setGrouping(core::analysis::OpProfileGrouping grouping);
 
     // What the panel shows for PyTorch (Kineto) traces instead of its own content.
@@ -55,13 +55,14 @@ signals:
     void computed();
 
 private:
+    void showProfile(std::shared_ptr<const core::analysis::OpProfile> profile);
     void recompute();
     void showDetails(const QModelIndex &index);
 
     core::analysis::AnalysisCachePtr m_cache;
     QPointer<TimelineState> m_state;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::OpProfile>> m_compute{
+        this, &OpProfilePanel::showProfile};
 
     QComboBox *m_grouping = nullptr;
     QComboBox *m_sort = nullptr;

@@ -124,10 +124,9 @@ QList<PieChartView *> FrameworkOpStatsPanel::charts() const
 
 void FrameworkOpStatsPanel::recompute()
 {
-    m_job.stop();
+    m_compute.cancel();
     m_stats.reset();
     if (!m_cache) {
-        m_computing = false;
         m_model->setRows({});
         for (PieChartView *c : charts())
             c->setValues({});
@@ -137,23 +136,21 @@ void FrameworkOpStatsPanel::recompute()
     std::optional<core::analysis::TimeRange> range;
     if (m_selectionOnly->isChecked() && m_state && m_state->area().valid())
         range = core::analysis::TimeRange{m_state->area().time.t0, m_state->area().time.t1};
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_job.run<std::shared_ptr<const FrameworkOpStats>>(
-        this,
-        [cache, range]() -> std::shared_ptr<const FrameworkOpStats> {
-            if (!range)
-                return frameworkOpStats(*cache);
-            return std::make_shared<const FrameworkOpStats>(
-                frameworkOpStats(computeOpStats(cache->trace(), range)));
-        },
-        [this](std::shared_ptr<const FrameworkOpStats> stats) {
-            m_stats = std::move(stats);
-            m_computing = false;
-            showResult();
-            emit computed();
-        });
+    m_compute.start([cache, range]() -> std::shared_ptr<const FrameworkOpStats> {
+        if (!range)
+            return frameworkOpStats(*cache);
+        return std::make_shared<const FrameworkOpStats>(
+            frameworkOpStats(computeOpStats(cache->trace(), range)));
+    });
+}
+
+void FrameworkOpStatsPanel::showStats(std::shared_ptr<const FrameworkOpStats> stats)
+{
+    m_stats = std::move(stats);
+    showResult();
+    emit computed();
 }
 
 void FrameworkOpStatsPanel::showResult()

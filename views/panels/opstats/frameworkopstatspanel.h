@@ -7,7 +7,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/frameworkopstats.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -43,7 +43,7 @@ public:
     QSortFilterProxyModel *proxyModel() const { return m_proxy; }
     FrameworkOpStatsModel *model() const { return m_model; }
     QString statusText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QList<PieChartView *> charts() const;
 
     // What the panel shows for PyTorch (Kineto) traces instead of its own content.
@@ -54,6 +54,7 @@ signals:
     void computed();
 
 private:
+    void showStats(std::shared_ptr<const core::analysis::FrameworkOpStats> stats);
     void recompute();
     void showResult();
     void exportCsv();
@@ -61,8 +62,8 @@ private:
     core::analysis::AnalysisCachePtr m_cache;
     QPointer<TimelineState> m_state;
     std::shared_ptr<const core::analysis::FrameworkOpStats> m_stats;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::FrameworkOpStats>> m_compute{
+        this, &FrameworkOpStatsPanel::showStats};
 
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_idle = nullptr;

@@ -1,5 +1,7 @@
 #include "views/panels/opstats/piechartview.h"
 
+#include "views/common/chartpalette.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
@@ -22,6 +24,7 @@ PieChartView::PieChartView(const QString &title, QWidget *parent) : QWidget(pare
     m_view = new QChartView(chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(200, 180);
+    followPalette(m_view);
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
@@ -67,6 +70,7 @@ void PieChartView::setValues(std::vector<std::pair<QString, double>> values, int
     if (other > 0)
         add(tr("Other"), other, QColor(0xaaaaaa));
     m_legend->setText(values.empty() ? tr("No data") : legend);
+    applyChartPalette(m_view);
 }
 
 int PieChartView::sliceCount() const

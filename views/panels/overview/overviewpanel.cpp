@@ -156,27 +156,25 @@ OverviewPanel::~OverviewPanel() = default;
 void OverviewPanel::setAnalyses(AnalysisCachePtr cache)
 {
     cache = m_pages->route(std::move(cache));
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_page.reset();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No trace loaded."));
         showPage();
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     auto c = m_cache;
-    m_job.run<std::shared_ptr<const OverviewPage>>(
-        this, [c] { return overviewPage(*c); },
-        [this](std::shared_ptr<const OverviewPage> page) {
-            m_page = std::move(page);
-            m_computing = false;
-            m_status->setText(tr("Overview of %n step(s).", nullptr, m_page->stepCount));
-            showPage();
-            emit computed();
-        });
+    m_compute.start([c] { return overviewPage(*c); });
+}
+
+void OverviewPanel::showComputed(std::shared_ptr<const OverviewPage> page)
+{
+    m_page = std::move(page);
+    m_status->setText(tr("Overview of %n step(s).", nullptr, m_page->stepCount));
+    showPage();
+    emit computed();
 }
 
 QString OverviewPanel::statusText() const { return m_status->text(); }
@@ -261,7 +259,9 @@ void OverviewPanel::showPage()
     for (const OverviewTopOp &op : p.topDeviceOps)
         rows.push_back({QString::fromStdString(op.name), QString::fromStdString(op.category),
                         qlonglong(op.occurrences), 100.0 * op.selfTimeFraction,
-                        100.0 * op.cumulativeTimeFraction, op.flopRate,
+                        100.0 * op.cumulativeTimeFraction,
+                        // No FLOP counts in the profile: a 0.0 rate would read as a measurement.
+                        op.flopRate > 0 ? QVariant(op.flopRate) : QVariant(tr("not available")),
                         op.isOpTensorCoreEligible, op.isOpUsingTensorCore});
     m_topOps->setRows(std::move(rows));
     m_table->sortByColumn(3, Qt::DescendingOrder);

@@ -7,7 +7,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/overview.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -33,7 +33,7 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests and the main window.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QString summaryText() const;
     QString recommendationText() const;
@@ -54,12 +54,13 @@ signals:
     void computed();
 
 private:
+    void showComputed(std::shared_ptr<const core::analysis::OverviewPage> page);
     void showPage();
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::OverviewPage> m_page;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::OverviewPage>> m_compute{
+        this, &OverviewPanel::showComputed};
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_recommendation = nullptr;

@@ -1,11 +1,14 @@
 #include "views/panels/overview/steptimechart.h"
 
 #include "views/common/chartownership.h"
+#include "views/common/niceaxis.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
+#include <QPainter>
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -14,11 +17,46 @@
 
 namespace tracedesk::views {
 
+namespace {
+constexpr int kMaxStepLabels = 30;
+}
+
 StepTimeChart::StepTimeChart(QWidget *parent) : QChartView(parent)
 {
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(240);
     chart()->legend()->setAlignment(Qt::AlignBottom);
+    m_emptyText = tr("No steps in this profile, so there is no step-time chart.");
+}
+
+void StepTimeChart::showEmpty()
+{
+    if (!m_empty)
+        m_chartMinHeight = minimumHeight();
+    m_empty = true;
+    auto *chart = new QChart;
+    chart->legend()->hide();
+    // QChartView keeps itself at least as tall as its chart's minimum (margins, title area):
+    // an empty chart must not ask for any room.
+    chart->setMargins(QMargins());
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setMinimumSize(0, 0);
+    replaceChart(this, chart);
+    setFixedHeight(2 * fontMetrics().lineSpacing());
+    viewport()->update();
+}
+
+void StepTimeChart::drawForeground(QPainter *painter, const QRectF &rect)
+{
+    QChartView::drawForeground(painter, rect);
+    if (!m_labels.isEmpty())
+        return;
+    painter->save();
+    painter->resetTransform();
+    painter->setPen(palette().color(QPalette::PlaceholderText));
+    painter->drawText(viewport()->rect().adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                      m_emptyText);
+    painter->restore();
 }
 
 QString StepTimeChart::hoverText(int step) const
@@ -43,6 +81,15 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
     m_labels = stepLabels;
     m_categories = categories;
     m_values = values;
+    if (stepLabels.isEmpty()) {
+        showEmpty();
+        return;
+    }
+    if (m_empty) {
+        m_empty = false;
+        setMinimumHeight(m_chartMinHeight);
+        setMaximumHeight(QWIDGETSIZE_MAX);
+    }
     auto *chart = new QChart;
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -66,15 +113,15 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
     auto *x = new QBarCategoryAxis;
     x->append(stepLabels);
     x->setTitleText(tr("Step"));
-    if (stepLabels.size() > 40)
-        x->setLabelsVisible(false);
     auto *y = new QValueAxis;
     y->setTitleText(tr("Milliseconds"));
-    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1);
+    applyNiceAxis(y, 0, maxTotal > 0 ? maxTotal : 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    // Hundreds of steps: every k-th label, so the ones drawn do not overlap.
+    thinCategoryLabels(chart, series, x, stepLabels, kMaxStepLabels);
     connect(series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet *) {
         if (on)
             QToolTip::showText(QCursor::pos(), hoverText(index), this);

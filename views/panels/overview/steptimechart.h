@@ -2,7 +2,8 @@
 
 // StepTimeChart: one stacked bar per step, one series per time category (Qt Charts
 // QStackedBarSeries). Hovering a segment shows the step's values; clicking a step emits
-// stepClicked with its index.
+// stepClicked with its index. Without steps it draws no chart, only a one-line reason
+// (emptyText()), and shrinks to that line.
 
 #include <QChartView>
 #include <QStringList>
@@ -23,11 +24,22 @@ public:
     int stepCount() const { return int(m_labels.size()); }
     int categoryCount() const { return int(m_categories.size()); }
     QString hoverText(int step) const;
+    // What shows instead of a chart when there are no steps (empty while steps are shown).
+    QString emptyText() const { return m_labels.isEmpty() ? m_emptyText : QString(); }
+    void setEmptyText(const QString &text) { m_emptyText = text; }
 
 signals:
     void stepClicked(int step);
 
+protected:
+    void drawForeground(QPainter *painter, const QRectF &rect) override;
+
 private:
+    void showEmpty();
+
+    QString m_emptyText;
+    int m_chartMinHeight = 240;
+    bool m_empty = false;
     QStringList m_labels;
     QStringList m_categories;
     std::vector<std::vector<double>> m_values;

@@ -1,6 +1,7 @@
 #include "views/panels/podviewer/podviewerpanel.h"
 
 #include "views/common/chartownership.h"
+#include "views/common/niceaxis.h"
 #include "views/panels/pytorch/frameworkpages.h"
 
 #include <QBarCategoryAxis>
@@ -68,6 +69,7 @@ PodViewerPanel::PodViewerPanel(QWidget *parent) : QWidget(parent)
             showStep();
         }
     });
+    showData();   // nothing loaded yet: no chart, only the status line
 }
 
 PodViewerPanel::~PodViewerPanel() = default;
@@ -75,7 +77,7 @@ PodViewerPanel::~PodViewerPanel() = default;
 void PodViewerPanel::setAnalyses(AnalysisCachePtr cache)
 {
     cache = m_pages->route(std::move(cache));
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_data.reset();
     if (!m_cache) {
@@ -86,9 +88,7 @@ void PodViewerPanel::setAnalyses(AnalysisCachePtr cache)
     m_status->setText(tr("Computing..."));
     showData();
     auto c = m_cache;
-    m_job.run<std::shared_ptr<const PodViewerData>>(
-        this, [c] { return podViewer(*c); },
-        [this](std::shared_ptr<const PodViewerData> data) { setData(std::move(data)); });
+    m_compute.start([c] { return podViewer(*c); });
 }
 
 void PodViewerPanel::setData(std::shared_ptr<const PodViewerData> data)
@@ -180,14 +180,19 @@ std::vector<double> PodViewerPanel::columnValues(int column) const
 void PodViewerPanel::showStep()
 {
     m_order.clear();
-    auto *chart = new QChart;
-    chart->legend()->setAlignment(Qt::AlignTop);
     if (!m_data || m_step < 0) {
-        m_stepLabel->setText(m_data ? tr("No step is common to all hosts.") : QString());
-        chart->setTitle(tr("Step breakdown"));
-        replaceChart(m_chart, chart);
+        // No empty chart: the line above it says why there is nothing to draw.
+        m_stepLabel->setText(m_data ? tr("No step is common to all hosts, so there is no step "
+                                         "breakdown to draw.")
+                                    : QString());
+        m_chart->hide();
+        m_card->hide();
         return;
     }
+    m_chart->show();
+    m_card->show();
+    auto *chart = new QChart;
+    chart->legend()->setAlignment(Qt::AlignTop);
     const PodStep &step = m_data->steps[size_t(m_step)];
     m_stepLabel->setText(tr("Selected step: %1").arg(step.stepNum));
     for (size_t i = 0; i < step.records.size(); ++i)
@@ -221,7 +226,7 @@ void PodViewerPanel::showStep()
         x->setLabelsAngle(-90);
     auto *y = new QValueAxis;
     y->setTitleText(tr("Time (us)"));
-    y->setRange(0, m_maxTotal > 0 ? m_maxTotal * 1.05 : 1);
+    applyNiceAxis(y, 0, m_maxTotal > 0 ? m_maxTotal : 1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

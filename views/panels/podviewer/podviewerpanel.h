@@ -6,7 +6,7 @@
 // hostActivated with the worker's host. Computes through the AnalysisCache on a worker thread.
 
 #include "core/analysis/podviewer.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -62,7 +62,8 @@ private:
     void showStep();
     const core::analysis::PodRecord *record(int column) const;
 
-    BackgroundJob m_job;
+    PanelCompute<std::shared_ptr<const core::analysis::PodViewerData>> m_compute{
+        this, &PodViewerPanel::setData};
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::PodViewerData> m_data;
     int m_step = -1;

@@ -74,47 +74,45 @@ bool PyTorchKernelView::showsEmptyMessage() const
 
 void PyTorchKernelView::setAnalyses(AnalysisCachePtr cache)
 {
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_model->setView(nullptr);
     m_stack->setCurrentWidget(m_table);
     m_export->setEnabled(false);
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing the kernel view..."));
     AnalysisCachePtr c = m_cache;
-    m_job.run<std::shared_ptr<const KernelView>>(
-        this, [c] { return kernelView(*c); },
-        [this](std::shared_ptr<const KernelView> view) {
-            m_computing = false;
-            const KernelView &v = *view;
-            m_model->setView(view);
-            const bool empty = v.byName.empty();
-            m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_table);
-            m_export->setEnabled(!empty);
-            if (empty) {
-                m_status->clear();
-            } else {
-                m_table->sortByColumn(m_model->columnOf(PyTorchKernelModel::TotalUs),
-                                      Qt::DescendingOrder);
-                fitColumnsToHeaders(m_table, 90);
-                m_table->setColumnWidth(0, 420);
-                m_status->setText(
-                    tr("%1 kernel launches of %2 kernels, %3 ms in total; %4 % of kernel time on "
-                       "Tensor Cores")
-                        .arg(v.kernelCount)
-                        .arg(v.byName.size())
-                        .arg(v.totalKernelUs / 1e3, 0, 'f', 3)
-                        .arg(v.totalKernelUs > 0 ? 100.0 * v.tensorCoreKernelUs / v.totalKernelUs
-                                                 : 0.0,
-                             0, 'f', 2));
-            }
-            emit computed();
-        });
+    m_compute.start([c] { return kernelView(*c); });
+}
+
+void PyTorchKernelView::showView(std::shared_ptr<const KernelView> view)
+{
+    const KernelView &v = *view;
+    m_model->setView(view);
+    const bool empty = v.byName.empty();
+    m_stack->setCurrentWidget(empty ? static_cast<QWidget *>(m_empty) : m_table);
+    m_export->setEnabled(!empty);
+    if (empty) {
+        m_status->clear();
+    } else {
+        m_table->sortByColumn(m_model->columnOf(PyTorchKernelModel::TotalUs),
+                              Qt::DescendingOrder);
+        fitColumnsToHeaders(m_table, 90);
+        m_table->setColumnWidth(0, 420);
+        m_status->setText(
+            tr("%1 kernel launches of %2 kernels, %3 ms in total; %4 % of kernel time on "
+               "Tensor Cores")
+                .arg(v.kernelCount)
+                .arg(v.byName.size())
+                .arg(v.totalKernelUs / 1e3, 0, 'f', 3)
+                .arg(v.totalKernelUs > 0 ? 100.0 * v.tensorCoreKernelUs / v.totalKernelUs
+                                         : 0.0,
+                     0, 'f', 2));
+    }
+    emit computed();
 }
 
 } // namespace tracedesk::views

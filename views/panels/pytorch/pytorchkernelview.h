@@ -10,7 +10,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/kernelview.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -36,7 +36,7 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     bool showsEmptyMessage() const;
     QTableView *tableView() const { return m_table; }
@@ -48,9 +48,10 @@ signals:
     void computed();
 
 private:
+    void showView(std::shared_ptr<const core::analysis::pytorch::KernelView> view);
     core::analysis::AnalysisCachePtr m_cache;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::pytorch::KernelView>> m_compute{
+        this, &PyTorchKernelView::showView};
 
     QLineEdit *m_filter = nullptr;
     QPushButton *m_export = nullptr;

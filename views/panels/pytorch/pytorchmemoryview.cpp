@@ -1,5 +1,8 @@
 #include "views/panels/pytorch/pytorchmemoryview.h"
 
+#include "views/common/chartpalette.h"
+#include "views/common/niceaxis.h"
+
 #include "views/panels/common/rowtable.h"
 #include "views/panels/opstats/tablecsv.h"
 #include "views/panels/pytorch/headerwidths.h"
@@ -104,6 +107,7 @@ PyTorchMemoryView::PyTorchMemoryView(QWidget *parent) : QWidget(parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chartView = new QChartView(m_chart, this);
+    followPalette(m_chartView);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(260);
 
@@ -185,7 +189,7 @@ bool PyTorchMemoryView::showsEmptyMessage() const
 
 void PyTorchMemoryView::setAnalyses(AnalysisCachePtr cache)
 {
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_result = {};
     {
@@ -195,59 +199,56 @@ void PyTorchMemoryView::setAnalyses(AnalysisCachePtr cache)
     showDevice();
     m_stack->setCurrentIndex(0);
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing the memory view..."));
     AnalysisCachePtr c = m_cache;
-    m_job.run<Result>(
-        this,
-        [c] {
-            Result r{pytorchMemory(*c), {}};
-            for (const DeviceMemory &d : r.memory->devices)
-                r.curves.push_back({stepPoints(d.curve, false, kChartBuckets),
-                                    stepPoints(d.curve, true, kChartBuckets)});
-            return r;
-        },
-        [this](Result result) {
-            m_computing = false;
-            m_result = std::move(result);
-            const PyTorchMemory &m = *m_result.memory;
-            bool anyCurve = false;
-            for (const DeviceMemory &d : m.devices)
-                anyCurve = anyCurve || !d.curve.empty();
-            m_stack->setCurrentWidget(anyCurve ? m_stack->widget(0)
-                                               : static_cast<QWidget *>(m_empty));
-            if (m.recordCount == 0)
-                m_empty->setText(tr("This PyTorch profile has no memory records; profile with "
-                                    "profile_memory=True to see the memory curves."));
-            else if (!anyCurve)
-                m_empty->setText(tr("This PyTorch profile's %n memory record(s) carry no allocator "
-                                    "totals (written since PyTorch 1.10), so there is no memory "
-                                    "curve.", nullptr, int(m.recordCount)));
-            {
-                const QSignalBlocker block(m_device);
-                for (const DeviceMemory &d : m.devices)
-                    m_device->addItem(QString::fromStdString(d.name));
-                m_device->setCurrentIndex(m.defaultDevice());
-            }
-            m_device->setVisible(anyCurve);
-            m_deviceLabel->setVisible(anyCurve);
-            if (!anyCurve) {
-                m_status->clear();
-            } else {
-                QString s = tr("%n memory record(s)", nullptr, int(m.recordCount));
-                if (m.unattributedRecords > 0)
-                    s += tr(", %1 outside any operator").arg(m.unattributedRecords);
-                if (m.skippedRecords > 0)
-                    s += tr(", %1 on other device types left out").arg(m.skippedRecords);
-                m_status->setText(s);
-            }
-            showDevice();
-            emit computed();
-        });
+    m_compute.start([c] {
+        Result r{pytorchMemory(*c), {}};
+        for (const DeviceMemory &d : r.memory->devices)
+            r.curves.push_back({stepPoints(d.curve, false, kChartBuckets),
+                                stepPoints(d.curve, true, kChartBuckets)});
+        return r;
+    });
+}
+
+void PyTorchMemoryView::showResult(Result result)
+{
+    m_result = std::move(result);
+    const PyTorchMemory &m = *m_result.memory;
+    bool anyCurve = false;
+    for (const DeviceMemory &d : m.devices)
+        anyCurve = anyCurve || !d.curve.empty();
+    m_stack->setCurrentWidget(anyCurve ? m_stack->widget(0)
+                                       : static_cast<QWidget *>(m_empty));
+    if (m.recordCount == 0)
+        m_empty->setText(tr("This PyTorch profile has no memory records; profile with "
+                            "profile_memory=True to see the memory curves."));
+    else if (!anyCurve)
+        m_empty->setText(tr("This PyTorch profile's %n memory record(s) carry no allocator "
+                            "totals (written since PyTorch 1.10), so there is no memory "
+                            "curve.", nullptr, int(m.recordCount)));
+    {
+        const QSignalBlocker block(m_device);
+        for (const DeviceMemory &d : m.devices)
+            m_device->addItem(QString::fromStdString(d.name));
+        m_device->setCurrentIndex(m.defaultDevice());
+    }
+    m_device->setVisible(anyCurve);
+    m_deviceLabel->setVisible(anyCurve);
+    if (!anyCurve) {
+        m_status->clear();
+    } else {
+        QString s = tr("%n memory record(s)", nullptr, int(m.recordCount));
+        if (m.unattributedRecords > 0)
+            s += tr(", %1 outside any operator").arg(m.unattributedRecords);
+        if (m.skippedRecords > 0)
+            s += tr(", %1 on other device types left out").arg(m.skippedRecords);
+        m_status->setText(s);
+    }
+    showDevice();
+    emit computed();
 }
 
 void PyTorchMemoryView::showDevice()
@@ -315,16 +316,13 @@ void PyTorchMemoryView::showDevice()
     const double top = double(std::max(d.peakAllocated, d.peakReserved)) / kMb;
     auto *x = new QValueAxis;
     x->setTitleText(tr("Time (ms)"));
-    x->setLabelFormat(QStringLiteral("%.1f"));
     // A margin each side, so a peak label centred on the first or last record stays readable.
     const double span = std::max(x1 - x0, 1e-6);
-    x->setRange(x0 - 0.08 * span, x1 + 0.08 * span);
+    applyNiceAxis(x, x0 - 0.08 * span, x1 + 0.08 * span, 8);
     auto *y = new QValueAxis;
     y->setTitleText(tr("Memory (MB)"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
     // Headroom above the peaks for their labels.
-    y->setRange(0, std::max(top * 1.15, 1.0));
-    y->applyNiceNumbers();
+    applyNiceAxis(y, 0, std::max(top * 1.15, 1.0));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries *s : series) {
@@ -332,6 +330,7 @@ void PyTorchMemoryView::showDevice()
         s->attachAxis(y);
     }
     m_chart->setTitle(tr("Memory of %1").arg(QString::fromStdString(d.name)));
+    applyChartPalette(m_chartView);
 }
 
 } // namespace tracedesk::views

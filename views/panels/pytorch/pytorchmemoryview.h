@@ -12,7 +12,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/pytorchmemory.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QList>
 #include <QPointF>
@@ -43,7 +43,7 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QString peakText() const;
     bool showsEmptyMessage() const;
@@ -71,12 +71,12 @@ private:
         std::shared_ptr<const core::analysis::pytorch::PyTorchMemory> memory;
         std::vector<Curves> curves;   // per device
     };
+    void showResult(Result result);
     void showDevice();
 
     core::analysis::AnalysisCachePtr m_cache;
     Result m_result;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<Result> m_compute{this, &PyTorchMemoryView::showResult};
 
     QComboBox *m_device = nullptr;
     QLabel *m_deviceLabel = nullptr;

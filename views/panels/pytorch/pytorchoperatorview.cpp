@@ -96,7 +96,7 @@ PieChartView *PyTorchOperatorView::pie() const
 
 void PyTorchOperatorView::setAnalyses(AnalysisCachePtr cache)
 {
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_stats.reset();
     {
@@ -105,41 +105,39 @@ void PyTorchOperatorView::setAnalyses(AnalysisCachePtr cache)
     }
     showGrouping();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing the operator view..."));
     AnalysisCachePtr c = m_cache;
-    m_job.run<std::shared_ptr<const OperatorStats>>(
-        this, [c] { return operatorStats(*c); },
-        [this](std::shared_ptr<const OperatorStats> stats) {
-            m_stats = std::move(stats);
-            m_computing = false;
-            {
-                const QSignalBlocker block(m_group);
-                m_group->addItem(tr("Operator"), int(OperatorGrouping::Name));
-                m_group->addItem(tr("Operator + input shapes"),
-                                 int(OperatorGrouping::NameInputShapes));
-                // Call-stack groupings keep only operators with a stack: offered when recorded.
-                if (!m_stats->byNameCallStack.empty()) {
-                    m_group->addItem(tr("Operator + call stack"),
-                                     int(OperatorGrouping::NameCallStack));
-                    m_group->addItem(tr("Operator + input shapes + call stack"),
-                                     int(OperatorGrouping::NameInputShapesCallStack));
-                }
-            }
-            std::vector<std::pair<QString, double>> values;
-            for (const OperatorRow &r : m_stats->byName)
-                values.emplace_back(QString::fromStdString(r.opName),
-                                    m_stats->hasDeviceColumns ? r.deviceSelfUs : r.hostSelfUs);
-            pie()->setValues(std::move(values), kPieSlices);
-            m_devicePie->setVisible(m_stats->hasDeviceColumns);
-            m_hostPie->setVisible(!m_stats->hasDeviceColumns);
-            showGrouping();
-            emit computed();
-        });
+    m_compute.start([c] { return operatorStats(*c); });
+}
+
+void PyTorchOperatorView::showStats(std::shared_ptr<const OperatorStats> stats)
+{
+    m_stats = std::move(stats);
+    {
+        const QSignalBlocker block(m_group);
+        m_group->addItem(tr("Operator"), int(OperatorGrouping::Name));
+        m_group->addItem(tr("Operator + input shapes"),
+                         int(OperatorGrouping::NameInputShapes));
+        // Call-stack groupings keep only operators with a stack: offered when recorded.
+        if (!m_stats->byNameCallStack.empty()) {
+            m_group->addItem(tr("Operator + call stack"),
+                             int(OperatorGrouping::NameCallStack));
+            m_group->addItem(tr("Operator + input shapes + call stack"),
+                             int(OperatorGrouping::NameInputShapesCallStack));
+        }
+    }
+    std::vector<std::pair<QString, double>> values;
+    for (const OperatorRow &r : m_stats->byName)
+        values.emplace_back(QString::fromStdString(r.opName),
+                            m_stats->hasDeviceColumns ? r.deviceSelfUs : r.hostSelfUs);
+    pie()->setValues(std::move(values), kPieSlices);
+    m_devicePie->setVisible(m_stats->hasDeviceColumns);
+    m_hostPie->setVisible(!m_stats->hasDeviceColumns);
+    showGrouping();
+    emit computed();
 }
 
 void PyTorchOperatorView::showGrouping()

@@ -10,7 +10,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/operatorstats.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -37,7 +37,7 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QComboBox *groupCombo() const { return m_group; }
     QTableView *tableView() const { return m_table; }
@@ -51,12 +51,13 @@ signals:
     void computed();
 
 private:
+    void showStats(std::shared_ptr<const core::analysis::pytorch::OperatorStats> stats);
     void showGrouping();
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::pytorch::OperatorStats> m_stats;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::pytorch::OperatorStats>> m_compute{
+        this, &PyTorchOperatorView::showStats};
 
     QComboBox *m_group = nullptr;
     QLineEdit *m_filter = nullptr;

@@ -85,19 +85,19 @@ void PyTorchOpLinker::show(AnalysisCachePtr cache, const QString &name, size_t c
 {
     if (!cache || name.isEmpty())
         return;
-    const std::atomic<bool> *cancel = m_job.cancelFlag();
-    m_job.run<OpOccurrences>(
-        this,
-        [cache, op = name.toStdString(), cap, cancel] {
-            return pytorchOpOccurrences(*cache, op, cap, cancel);
-        },
-        [this, name](OpOccurrences found) {
-            TimelineState::Highlights h;
-            h.label = name;
-            h.total = found.total;
-            h.refs = std::make_shared<const std::vector<core::SliceRef>>(std::move(found.refs));
-            emit this->found(h);
-        });
+    m_compute.start([cache, name, cap](core::CancelToken cancel) {
+        return Found{name, pytorchOpOccurrences(*cache, name.toStdString(), cap, cancel)};
+    });
+}
+
+void PyTorchOpLinker::deliver(Found found)
+{
+    TimelineState::Highlights h;
+    h.label = found.name;
+    h.total = found.occurrences.total;
+    h.refs = std::make_shared<const std::vector<core::SliceRef>>(
+        std::move(found.occurrences.refs));
+    emit this->found(h);
 }
 
 } // namespace tracedesk::views

@@ -11,7 +11,7 @@
 // older one's result.
 
 #include "core/analysis/analysiscache.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 #include "views/timeline/timelinestate.h"
 
 #include <QObject>
@@ -41,14 +41,21 @@ public:
 
     void show(core::analysis::AnalysisCachePtr cache, const QString &name, size_t cap);
     // Drops the pending request (e.g. when another trace is shown).
-    void cancel() { m_job.stop(); }
+    void cancel() { m_compute.cancel(); }
 
 signals:
     // Ready to hand to TimelineState::setHighlights().
     void found(const tracedesk::views::TimelineState::Highlights &highlights);
 
 private:
-    BackgroundJob m_job;
+    struct Found
+    {
+        QString name;
+        OpOccurrences occurrences;
+    };
+    void deliver(Found found);
+
+    PanelCompute<Found> m_compute{this, &PyTorchOpLinker::deliver};
 };
 
 } // namespace tracedesk::views

@@ -125,28 +125,26 @@ PyTorchOverviewView::~PyTorchOverviewView() = default;
 
 void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
 {
-    m_job.stop();
+    m_compute.cancel();
     m_cache = std::move(cache);
     m_scopeLabel = m_cache ? core::analysis::pytorch::kinetoScope(m_cache->trace()).scopeLabel
                            : std::string();
     m_result = {};
     clear();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No trace loaded."));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing the PyTorch overview..."));
     AnalysisCachePtr c = m_cache;
-    m_job.run<Result>(
-        this, [c] { return Result{pytorchOverview(*c), pytorchSteps(*c)}; },
-        [this](Result result) {
-            m_result = std::move(result);
-            m_computing = false;
-            show(m_result);
-            emit computed();
-        });
+    m_compute.start([c] { return Result{pytorchOverview(*c), pytorchSteps(*c)}; });
+}
+
+void PyTorchOverviewView::showResult(Result result)
+{
+    m_result = std::move(result);
+    show(m_result);
+    emit computed();
 }
 
 QString PyTorchOverviewView::statusText() const { return m_status->text(); }

@@ -11,7 +11,7 @@
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/pytorchoverview.h"
 #include "core/analysis/pytorch/pytorchsteps.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -35,7 +35,7 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QString summaryText() const;
     QString environmentText() const;
@@ -55,6 +55,7 @@ private:
         std::shared_ptr<const core::analysis::pytorch::PyTorchOverview> overview;
         std::shared_ptr<const core::analysis::pytorch::PyTorchSteps> steps;
     };
+    void showResult(Result result);
     void show(const Result &result);
     void clear();
     QString environment(const core::analysis::pytorch::PyTorchOverview &o) const;
@@ -62,8 +63,7 @@ private:
     core::analysis::AnalysisCachePtr m_cache;
     std::string m_scopeLabel;   // "rank 0 of 8" for a merged rank run
     Result m_result;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<Result> m_compute{this, &PyTorchOverviewView::showResult};
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_environment = nullptr;

@@ -135,28 +135,26 @@ QString TfDataPanel::recommendationText() const
 
 void TfDataPanel::recompute()
 {
-    m_job.stop();
+    m_compute.cancel();
     m_result.reset();
     m_pipelines->removeRows(0, m_pipelines->rowCount());
     m_graph->setExecution({});
     m_recommendation->clear();
     m_summary->clear();
     if (!m_cache) {
-        m_computing = false;
         m_status->setText(tr("No profile"));
         return;
     }
-    m_computing = true;
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_job.run<std::shared_ptr<const TfDataAnalysis>>(
-        this, [cache] { return tfDataAnalysis(*cache); },
-        [this](std::shared_ptr<const TfDataAnalysis> result) {
-            m_computing = false;
-            m_result = std::move(result);
-            fill();
-            emit computed();
-        });
+    m_compute.start([cache] { return tfDataAnalysis(*cache); });
+}
+
+void TfDataPanel::showAnalysis(std::shared_ptr<const TfDataAnalysis> result)
+{
+    m_result = std::move(result);
+    fill();
+    emit computed();
 }
 
 void TfDataPanel::fill()

@@ -7,7 +7,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/tfdata.h"
-#include "views/timeline/backgroundjob.h"
+#include "views/panels/common/panelcompute.h"
 
 #include <QWidget>
 
@@ -48,7 +48,7 @@ public:
     QStandardItemModel *pipelineModel() const { return m_pipelines; }
     QString statusText() const;
     QString recommendationText() const;
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_compute.busy(); }
 
     // What the panel shows for PyTorch (Kineto) traces instead of its own content.
     NotApplicableView *pytorchView() const { return m_pytorch; }
@@ -58,13 +58,14 @@ signals:
     void computed();
 
 private:
+    void showAnalysis(std::shared_ptr<const core::analysis::TfDataAnalysis> result);
     void recompute();
     void fill();
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::TfDataAnalysis> m_result;
-    BackgroundJob m_job;
-    bool m_computing = false;
+    PanelCompute<std::shared_ptr<const core::analysis::TfDataAnalysis>> m_compute{
+        this, &TfDataPanel::showAnalysis};
 
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;

@@ -217,7 +217,7 @@ void TstTrackTreeModel::duplicatePlaneNamesAndUnnamedHost()
     model.setTrace(b.build(), QStringLiteral("trace.json.gz"));
     QCOMPARE(childNames(model, {}), QStringList{"trace.json.gz"});
     QCOMPARE(childNames(model, model.index(0, 0)),
-             (QStringList{"python3 (101)", "python3 (202)", "Spans"}));
+             (QStringList{"python3 (pid 101)", "python3 (pid 202)", "Spans"}));
     QCOMPARE(text(model, {}, 0, 2), QString());   // nothing on the timeline, no span
 }
 

@@ -1,6 +1,7 @@
 #include "views/timeline/detailspane.h"
 
 #include "views/common/qtconvert.h"
+#include "views/timeline/flowlookup.h"
 #include "views/timeline/summarytablemodel.h"
 #include "views/timeline/timelinestate.h"
 
@@ -65,7 +66,24 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_slice = new QTextEdit;
     m_slice->setObjectName(QStringLiteral("SliceDetails"));
     m_slice->setReadOnly(true);
-    m_pages->addWidget(m_slice);
+    auto *slicePage = new QWidget;
+    auto *sliceLayout = new QVBoxLayout(slicePage);
+    sliceLayout->setContentsMargins(0, 0, 0, 0);
+    sliceLayout->addWidget(m_slice, 1);
+    auto *sliceButtons = new QHBoxLayout;
+    auto request = [this](QPushButton *button, SelectionAnalysis what) {
+        connect(button, &QPushButton::clicked, this,
+                [this, what] { emit analysisRequested(what); });
+        return button;
+    };
+    sliceButtons->addWidget(request(new QPushButton(tr("Flame graph of track")),
+                                    SelectionAnalysis::TrackFlameGraph));
+    m_nameFlame = request(new QPushButton, SelectionAnalysis::NameFlameGraph);
+    m_nameFlame->setObjectName(QStringLiteral("NameFlameGraph"));
+    sliceButtons->addWidget(m_nameFlame);
+    sliceButtons->addStretch(1);
+    sliceLayout->addLayout(sliceButtons);
+    m_pages->addWidget(slicePage);
 
     auto *area = new QWidget;
     auto *areaLayout = new QVBoxLayout(area);
@@ -74,6 +92,8 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_areaLabel = new QLabel;
     m_areaLabel->setObjectName(QStringLiteral("AreaHeading"));
     top->addWidget(m_areaLabel, 1);
+    top->addWidget(request(new QPushButton(tr("Flame graph")), SelectionAnalysis::AreaFlameGraph));
+    top->addWidget(request(new QPushButton(tr("Pivot")), SelectionAnalysis::AreaPivot));
     auto *copy = new QPushButton(tr("Copy as CSV"));
     copy->setObjectName(QStringLiteral("CopyCsv"));
     connect(copy, &QPushButton::clicked, this, &DetailsPane::copyCsv);
@@ -126,7 +146,7 @@ QAbstractItemModel *DetailsPane::tableModel() const
 
 QString DetailsPane::sliceText() const
 {
-    return m_pages->currentWidget() == m_slice ? m_slice->toPlainText() : QString();
+    return m_pages->currentIndex() == 1 ? m_slice->toPlainText() : QString();
 }
 
 QString DetailsPane::areaText() const
@@ -170,7 +190,10 @@ void DetailsPane::showOccurrences()
     core::TracePtr trace = m_trace;
     auto refs = h.refs;
     m_job.run<std::vector<core::NameSummary>>(
-        this, [trace, refs] { return core::summarizeSlices(*trace, *refs); },
+        this,
+        [trace, refs](core::CancelToken cancel) {
+            return core::summarizeSlices(*trace, *refs, cancel);
+        },
         [this, trace, h](std::vector<core::NameSummary> rows) {
             if (trace != m_trace)
                 return;
@@ -217,9 +240,8 @@ void DetailsPane::showSlice(core::SliceRef s)
         html += tr("<h4>Arguments</h4>") + QStringLiteral("<table>") + args
                 + QStringLiteral("</table>");
 
-    // One pass over the flow list per selection.
     QString flows;
-    for (const core::Flow &f : trace.flows) {
+    for (const core::Flow &f : FlowLookup::flowsOf(m_trace, s)) {
         if (f.from == s && trace.valid(f.to))
             addRow(flows, tr("Flow out"), tr("to %1").arg(where(trace, f.to)));
         else if (f.to == s && trace.valid(f.from))
@@ -229,6 +251,9 @@ void DetailsPane::showSlice(core::SliceRef s)
         html += tr("<h4>Flows</h4>") + QStringLiteral("<table>") + flows
                 + QStringLiteral("</table>");
     m_slice->setHtml(html);
+    m_nameFlame->setText(tr("Flame graph of all %1")
+                             .arg(fontMetrics().elidedText(toQString(trace.name(s)),
+                                                           Qt::ElideMiddle, 240)));
     m_pages->setCurrentIndex(1);
 }
 
@@ -243,7 +268,10 @@ void DetailsPane::showArea()
     core::TracePtr trace = m_trace;
     core::AreaSelection selection{area.tracks, area.time.t0, area.time.t1};
     m_job.run<std::vector<core::NameSummary>>(
-        this, [trace, selection] { return core::summarizeArea(*trace, selection); },
+        this,
+        [trace, selection](core::CancelToken cancel) {
+            return core::summarizeArea(*trace, selection, cancel);
+        },
         [this, trace, area](std::vector<core::NameSummary> rows) {
             if (trace != m_trace)
                 return;

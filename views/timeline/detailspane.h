@@ -3,7 +3,8 @@
 // DetailsPane: what the timeline selection is. For one slice: name, track, plane and host,
 // start (from the trace start), duration, self time, every arg and the flows in and out. For an
 // area: a sortable per-name table (occurrences, wall, self, average, min, max), computed on a
-// worker, with Copy as CSV. It observes a TimelineState; it never changes it.
+// worker, with Copy as CSV. It observes a TimelineState; it never changes it. Its buttons ask
+// for the flame graph or pivot of what is selected (analysisRequested); the app shows them.
 
 #include "core/model/trace.h"
 #include "core/query/selectionsummary.h"
@@ -14,6 +15,7 @@
 
 class QAbstractItemModel;
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTableView;
@@ -23,6 +25,14 @@ namespace tracedesk::views {
 
 class SummaryTableModel;
 class TimelineState;
+
+// What the Details pane's buttons ask the app to show for the current selection.
+enum class SelectionAnalysis : uint8_t {
+    AreaFlameGraph,
+    AreaPivot,
+    TrackFlameGraph,
+    NameFlameGraph,
+};
 
 class DetailsPane : public QWidget
 {
@@ -49,6 +59,7 @@ public slots:
 
 signals:
     void summaryReady();
+    void analysisRequested(tracedesk::views::SelectionAnalysis what);
 
 private:
     void showSlice(core::SliceRef slice);
@@ -60,6 +71,7 @@ private:
     QStackedWidget *m_pages = nullptr;
     QLabel *m_empty = nullptr;
     QTextEdit *m_slice = nullptr;
+    QPushButton *m_nameFlame = nullptr;
     QLabel *m_areaLabel = nullptr;
     QTableView *m_table = nullptr;
     SummaryTableModel *m_model = nullptr;

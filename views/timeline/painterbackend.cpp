@@ -1,5 +1,7 @@
 #include "views/timeline/painterbackend.h"
 
+#include "views/timeline/bookmarks.h"
+
 #include <QPainter>
 #include <QPainterPath>
 
@@ -143,6 +145,11 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
             p.drawRect(QRectF(o.x, o.y, o.w, o.h));
             break;
         case GeoOverlay::Marked:
+            if (isBookmarkOverlay(o)) {   // a line down the tracks; its flag is on the ruler
+                p.setPen(QPen(QColor(16, 150, 105), 1, Qt::DashLine));
+                p.drawLine(QPointF(o.x, o.y), QPointF(o.x, o.y + o.h));
+                break;
+            }
             p.setPen(Qt::NoPen);
             p.setBrush(QColor(16, 185, 129, 35));
             p.drawRect(QRectF(o.x, o.y, o.w, o.h));
@@ -175,7 +182,11 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
                                         : QString();
         const QRectF r(b.header ? 6 : 14, b.y + gy, width, std::min<qreal>(b.h, 18));
         p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
-                   QFontMetricsF(f).elidedText(prefix + b.text, Qt::ElideRight, width));
+                   // Thread names differ at their end ("worker 3" / "worker 17"): elide the
+                   // middle so both ends stay; the full name is the gutter's tooltip.
+                   QFontMetricsF(f).elidedText(prefix + b.text,
+                                               b.header ? Qt::ElideRight : Qt::ElideMiddle,
+                                               width));
     }
     p.restore();
     p.setPen(QColor(theme.line));
@@ -194,6 +205,19 @@ void paintOverlay(QPainter &p, const TimelineGeometry &g, QSize canvas,
             continue;
         p.setPen(QColor(theme.text));
         p.drawText(QRectF(gx + t.x + 3, 0, 120, gy - 4), Qt::AlignLeft | Qt::AlignVCenter, t.text);
+    }
+    // Bookmark flags: the number on a green tab hanging from the top of the ruler.
+    for (const GeoOverlay &o : g.overlays) {
+        if (!isBookmarkOverlay(o))
+            continue;
+        const QString number = o.text.mid(kBookmarkFlag.size());
+        const qreal w = fm.horizontalAdvance(number) + 8;
+        const QRectF tab(gx + o.x - w / 2, 1, w, gy - 8);
+        p.fillRect(tab, QColor(16, 150, 105));
+        p.setPen(QColor(Qt::white));
+        p.drawText(tab, Qt::AlignCenter, number);
+        p.setPen(QPen(QColor(16, 150, 105), 1.5));
+        p.drawLine(QPointF(gx + o.x, tab.bottom()), QPointF(gx + o.x, gy));
     }
     p.restore();
     // Deep zoom far from the start: the ticks count from this offset (timelineruler.h).

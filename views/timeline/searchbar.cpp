@@ -118,10 +118,9 @@ void SearchBar::searchNow()
     m_searching = true;
     updateCount();
     core::TracePtr trace = m_trace;
-    const std::atomic<bool> *cancel = m_job.cancelFlag();
     m_job.run<Outcome>(
         this,
-        [trace, query, cancel] {
+        [trace, query](core::CancelToken cancel) {
             core::SearchOptions options;
             options.cap = kResultCap;
             options.cancel = cancel;

@@ -1,5 +1,6 @@
 #include "views/timeline/timelinegeometry.h"
 
+#include "views/common/planetitle.h"
 #include "views/common/qtconvert.h"
 #include "views/timeline/timelineruler.h"
 
@@ -128,10 +129,7 @@ void TimelineGeometryBuilder::build(const core::Viewport &view, const TimelineLa
             if (item.plane == kPinnedSection) {
                 text = QStringLiteral("Pinned");
             } else {
-                const core::Plane &plane = m_trace->planes[item.plane];
-                text = toQString(m_trace->string(plane.name));
-                if (plane.host != core::kEmptyString)
-                    text += QStringLiteral("  ·  ") + toQString(m_trace->string(plane.host));
+                text = planeTitle(*m_trace, item.plane, true);
             }
             if (item.hidden > 0)
                 text += QStringLiteral("  ·  %1 hidden").arg(item.hidden);

@@ -3,6 +3,7 @@
 #include "views/timeline/timelinewidget.h"
 #include "views/timeline/shortcutshelp.h"
 
+#include "views/common/planetitle.h"
 #include "views/common/qtconvert.h"
 
 #include <QHelpEvent>
@@ -326,7 +327,7 @@ QString TimelineWidget::toolTipAt(QPointF pos) const
         if (hit.kind == LayoutHit::Header && hit.plane == kPinnedSection)
             return tr("Pinned tracks");
         if (hit.kind == LayoutHit::Header)
-            return toQString(m_trace->string(m_trace->planes[hit.plane].name));
+            return planeTitle(*m_trace, hit.plane, true);
         if (hit.kind != LayoutHit::None)
             return toQString(m_trace->string(m_trace->tracks[hit.track].name));
     }

@@ -3,20 +3,98 @@
 #include "core/query/search.h"
 
 #include "views/common/qtconvert.h"
+#include "views/timeline/bookmarks.h"
+#include "views/timeline/flowlookup.h"
 #include "views/timeline/searchbar.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 namespace tracedesk::views {
+
+namespace {
+
+// The category whose flows are all shown (a StringId), or kNoValue for the selection's flows;
+// kept on the tool bar so the widget's declaration need not change.
+int64_t flowCategory(const QToolBar *bar)
+{
+    const QVariant v = bar->property("flowCategory");
+    return v.isValid() ? v.toLongLong() : core::kNoValue;
+}
+
+void setFlowCategory(QToolBar *bar, int64_t category)
+{
+    bar->setProperty("flowCategory", qlonglong(category));
+}
+
+// Flow categories with their counts, in order of first appearance.
+std::vector<std::pair<core::StringId, size_t>> flowCategories(const core::Trace &trace)
+{
+    std::vector<std::pair<core::StringId, size_t>> out;
+    for (const core::Flow &f : trace.flows) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const auto &c) { return c.first == f.category; });
+        if (it == out.end())
+            out.push_back({f.category, 1});
+        else
+            ++it->second;
+    }
+    return out;
+}
+
+std::vector<core::Flow> flowsOfCategory(const core::Trace &trace, core::StringId category)
+{
+    std::vector<core::Flow> out;
+    for (const core::Flow &f : trace.flows) {
+        if (f.category == category && trace.valid(f.from) && trace.valid(f.to))
+            out.push_back(f);
+    }
+    return out;
+}
+
+// The flows of a category that cross the view, at most kMaxFlowsPerFrame of them.
+constexpr size_t kMaxFlowsPerFrame = 5000;
+std::vector<core::Flow> flowsInView(const core::Trace &trace, const std::vector<core::Flow> &all,
+                                    core::TimePs t0, core::TimePs t1)
+{
+    std::vector<core::Flow> out;
+    for (const core::Flow &f : all) {
+        const core::TimePs a = trace.start(f.from), b = trace.start(f.to);
+        if (std::max(a, b) < t0 || std::min(a, b) > t1)
+            continue;
+        out.push_back(f);
+        if (out.size() >= kMaxFlowsPerFrame)
+            break;
+    }
+    return out;
+}
+
+// A flag on the ruler and a thin line down the tracks per visible bookmark.
+void addBookmarkOverlays(const Bookmarks &marks, const core::Viewport &view, float height,
+                         TimelineGeometry &out)
+{
+    const double psPerPx = view.psPerPx();
+    for (size_t i = 0; i < marks.items().size(); ++i) {
+        const core::TimePs t = marks.items()[i].range.t0;
+        if (t < view.t0 || t > view.t1)
+            continue;
+        const float x = float(double(t - view.t0) / psPerPx);
+        out.overlays.push_back({GeoOverlay::Marked, x, 0, 1.5f, height,
+                                kBookmarkFlag + QString::number(i + 1)});
+    }
+}
+
+} // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent), m_state(new TimelineState(this))
@@ -97,6 +175,89 @@ void TimelineWidget::createToolBar()
     m_flowsAction->setChecked(true);
     m_flowsAction->setToolTip(tr("Show flow arrows of the selected slice"));
     connect(m_flowsAction, &QAction::toggled, this, &TimelineWidget::requestFrame);
+    // All flows of one category on demand, not only the selected slice's.
+    auto *flowMenu = new QMenu(this);
+    auto *flowButton = new QToolButton(m_toolBar);
+    flowButton->setObjectName(QStringLiteral("FlowCategoryButton"));
+    flowButton->setText(tr("Flow category"));
+    flowButton->setToolTip(tr("Show every flow of one category, or only the selected slice's"));
+    flowButton->setPopupMode(QToolButton::InstantPopup);
+    flowButton->setMenu(flowMenu);
+    m_toolBar->addWidget(flowButton);
+    connect(flowMenu, &QMenu::aboutToShow, this, [this, flowMenu] {
+        flowMenu->clear();
+        const int64_t current = flowCategory(m_toolBar);
+        QAction *own = flowMenu->addAction(tr("Selected slice's flows"));
+        own->setCheckable(true);
+        own->setChecked(current == core::kNoValue);
+        connect(own, &QAction::triggered, this, [this] {
+            setFlowCategory(m_toolBar, core::kNoValue);
+            onSelectionChanged();
+        });
+        if (!m_trace)
+            return;
+        flowMenu->addSeparator();
+        for (const auto &entry : flowCategories(*m_trace)) {
+            // Not a structured binding: clang 14 cannot capture one in a lambda.
+            const auto category = entry.first;
+            const auto count = entry.second;
+            const QString name = category == core::kEmptyString
+                                     ? tr("(no category)")
+                                     : toQString(m_trace->string(category));
+            QAction *a = flowMenu->addAction(tr("All \"%1\" flows (%2)").arg(name).arg(count));
+            a->setCheckable(true);
+            a->setChecked(current == int64_t(category));
+            connect(a, &QAction::triggered, this, [this, category] {
+                setFlowCategory(m_toolBar, int64_t(category));
+                m_flowsAction->setChecked(true);
+                m_selectedFlows = flowsOfCategory(*m_trace, category);
+                requestFrame();
+            });
+        }
+    });
+
+    // Bookmarks (`m`): a list to jump between them.
+    auto *bookmarkMenu = new QMenu(this);
+    auto *bookmarkButton = new QToolButton(m_toolBar);
+    bookmarkButton->setObjectName(QStringLiteral("BookmarksButton"));
+    bookmarkButton->setText(tr("Bookmarks"));
+    bookmarkButton->setToolTip(tr("Jump to a bookmark (m adds one at the selection or cursor)"));
+    bookmarkButton->setPopupMode(QToolButton::InstantPopup);
+    bookmarkButton->setMenu(bookmarkMenu);
+    m_toolBar->addWidget(bookmarkButton);
+    connect(Bookmarks::of(m_state), &Bookmarks::changed, this, [this, bookmarkButton] {
+        const int n = int(Bookmarks::of(m_state)->items().size());
+        bookmarkButton->setText(n ? tr("Bookmarks (%1)").arg(n) : tr("Bookmarks"));
+        requestFrame();
+    });
+    connect(bookmarkMenu, &QMenu::aboutToShow, this, [this, bookmarkMenu] {
+        bookmarkMenu->clear();
+        Bookmarks *marks = Bookmarks::of(m_state);
+        if (marks->items().empty()) {
+            bookmarkMenu->addAction(tr("No bookmarks: press m on the timeline"))->setEnabled(false);
+            return;
+        }
+        const core::TimePs origin = m_trace ? m_trace->begin : 0;
+        for (int i = 0; i < int(marks->items().size()); ++i) {
+            connect(bookmarkMenu->addAction(marks->label(i, origin)), &QAction::triggered, this,
+                    [this, i] {
+                        const auto &items = Bookmarks::of(m_state)->items();
+                        if (i >= int(items.size()))
+                            return;
+                        const TimeRange r = items[size_t(i)].range;
+                        if (items[size_t(i)].point()) {   // same zoom, centred on it
+                            const core::TimePs half = (m_state->t1() - m_state->t0()) / 2;
+                            setWindowClamped(r.t0 - half, r.t0 + half);
+                        } else {
+                            const core::TimePs pad = std::max<core::TimePs>(r.duration() / 10, 5);
+                            setWindowClamped(r.t0 - pad, r.t1 + pad);
+                        }
+                    });
+        }
+        bookmarkMenu->addSeparator();
+        connect(bookmarkMenu->addAction(tr("Clear bookmarks")), &QAction::triggered, this,
+                [this] { Bookmarks::of(m_state)->clear(); });
+    });
     QAction *find = m_toolBar->addAction(tr("Find"));
     find->setToolTip(tr("Search slices by name (/ or Ctrl+F)"));
     connect(find, &QAction::triggered, this, &TimelineWidget::openSearch);
@@ -150,6 +311,8 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_search->setTrace(m_trace);
     m_state->setTiming({});
     m_state->setMarked({});
+    Bookmarks::of(m_state)->clear();
+    setFlowCategory(m_toolBar, core::kNoValue);
     m_state->clearHighlights();
     m_state->clearSelection();
     rebuildLayout();
@@ -157,12 +320,19 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     resetZoom();
     if (!m_trace)
         return;
-    // The pyramids read every row once: a worker's job, never the GUI thread's.
+    // The pyramids read every row once, the flow index sorts every flow: a worker's job, never
+    // the GUI thread's.
     core::TracePtr target = m_trace;
     m_indexJob.run<std::shared_ptr<const core::TraceLodIndex>>(
-        this, [target] { return std::make_shared<const core::TraceLodIndex>(*target); },
+        this,
+        [target](core::CancelToken cancel) {
+            auto index = core::TraceLodIndex::build(*target, cancel);
+            if (index)
+                FlowLookup::prepare(target, cancel);
+            return index;
+        },
         [this, target](std::shared_ptr<const core::TraceLodIndex> index) {
-            if (target != m_trace)
+            if (target != m_trace || !index)
                 return;
             m_index = std::move(index);
             m_builder.setTrace(m_trace.get(), m_index.get());
@@ -208,23 +378,28 @@ const TimelineGeometry &TimelineWidget::frame(QSize canvasSize)
     overlays.area = m_drag == Drag::Area ? m_areaPreview : m_state->area();
     overlays.timing = m_state->timing();
     overlays.marked = m_state->marked();
-    overlays.flows = m_selectedFlows;
+    if (flowCategory(m_toolBar) != core::kNoValue && m_trace)
+        overlays.flows = flowsInView(*m_trace, m_selectedFlows, m_state->t0(), m_state->t1());
+    else
+        overlays.flows = m_selectedFlows;
     overlays.highlights = m_state->highlights().refs;
     m_builder.build(m_state->viewport(), m_layout, options, overlays, m_geometry);
+    addBookmarkOverlays(*Bookmarks::of(m_state), m_state->viewport(), options.height,
+                        m_geometry);
     return m_geometry;
 }
 
 void TimelineWidget::onSelectionChanged()
 {
+    // "All flows of a category" stays until the menu goes back to the selection's flows.
+    if (flowCategory(m_toolBar) != core::kNoValue) {
+        requestFrame();
+        return;
+    }
     m_selectedFlows.clear();
     const auto &slice = m_state->selectedSlice();
-    if (m_trace && slice) {
-        // One pass over the flow list per click, not per frame.
-        for (const core::Flow &f : m_trace->flows) {
-            if (f.from == *slice || f.to == *slice)
-                m_selectedFlows.push_back(f);
-        }
-    }
+    if (m_trace && slice)
+        m_selectedFlows = FlowLookup::flowsOf(m_trace, *slice);   // per click, not per frame
     requestFrame();
 }
 
@@ -324,12 +499,26 @@ void TimelineWidget::frameSelection()
 
 void TimelineWidget::markSelection()
 {
+    // A bookmark at what is selected (slice, area, timing interval), else at the cursor's time
+    // (the middle of the view when the cursor is elsewhere). The latest range stays shaded.
+    TimeRange range;
     if (const auto &s = m_state->selectedSlice(); s && m_trace && m_trace->valid(*s))
-        m_state->setMarked({m_trace->start(*s), m_trace->start(*s) + m_trace->duration(*s)});
+        range = {m_trace->start(*s), m_trace->start(*s) + m_trace->duration(*s)};
     else if (m_state->area().valid())
-        m_state->setMarked(m_state->area().time);
+        range = m_state->area().time;
     else if (m_state->timing().valid())
-        m_state->setMarked(m_state->timing());
+        range = m_state->timing();
+    if (range.valid()) {
+        m_state->setMarked(range);
+    } else {
+        const QWidget *canvas = m_canvas->widget();
+        const bool overTime = m_lastMouse.x() >= kGutterWidth && m_lastMouse.x() < canvas->width()
+                              && m_lastMouse.y() >= 0 && m_lastMouse.y() < canvas->height();
+        const core::TimePs t = overTime ? timeAtX(m_lastMouse.x())
+                                        : m_state->t0() + (m_state->t1() - m_state->t0()) / 2;
+        range = {t, t};
+    }
+    Bookmarks::of(m_state)->add({range});
 }
 
 void TimelineWidget::stepSelection(core::Direction direction)
@@ -361,7 +550,6 @@ void TimelineWidget::showOpOccurrences(const QString &op, const QStringList &als
     if (!m_trace)
         return;
     core::TracePtr trace = m_trace;
-    const std::atomic<bool> *cancel = m_opJob.cancelFlag();
     struct Found
     {
         QString op;
@@ -370,7 +558,7 @@ void TimelineWidget::showOpOccurrences(const QString &op, const QStringList &als
     };
     m_opJob.run<Found>(
         this,
-        [trace, op, alsoOps, cancel] {
+        [trace, op, alsoOps](core::CancelToken cancel) {
             core::SearchOptions options;
             options.mode = core::SearchMode::Op;
             for (const QString &also : alsoOps)

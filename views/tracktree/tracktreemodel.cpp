@@ -1,5 +1,6 @@
 #include "views/tracktree/tracktreemodel.h"
 
+#include "views/common/planetitle.h"
 #include "views/common/qtconvert.h"
 
 
@@ -97,9 +98,6 @@ void TrackTreeModel::rebuild()
         const int hostId = addNode(std::move(hostNode));
         m_roots.push_back(hostId);
 
-        std::map<core::StringId, int> nameUses;
-        for (uint32_t p : planesByHost[host])
-            ++nameUses[trace.planes[p].name];
         for (uint32_t p : planesByHost[host]) {
             const core::Plane &plane = trace.planes[p];
             Node planeNode;
@@ -107,9 +105,7 @@ void TrackTreeModel::rebuild()
             planeNode.index = int(p);
             planeNode.parent = hostId;
             planeNode.row = int(m_nodes[hostId].children.size());
-            planeNode.name = nameOr(trace.string(plane.name), tr("Plane %1").arg(plane.id));
-            if (plane.name != core::kEmptyString && nameUses[plane.name] > 1)
-                planeNode.name += QStringLiteral(" (%1)").arg(plane.id);
+            planeNode.name = planeTitle(trace, p);
             const int planeId = addNode(std::move(planeNode));
             m_nodes[hostId].children.push_back(planeId);
 

@@ -7,6 +7,7 @@
 #include "views/timeline/timelinewidget.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -17,7 +18,22 @@ namespace tracedesk::app {
 
 namespace {
 constexpr int kProgressSteps = 1000;
+
+// The analysis panels keep showing one side during a comparison: their tab titles say which
+// ("Overview — A: run_1/host.xplane.pb"); an empty `side` restores the plain titles.
+void labelAnalysisSide(AnalysisDocks *docks, const QString &side)
+{
+    for (QDockWidget *dock : docks->docks()) {
+        QVariant base = dock->property("plainTitle");
+        if (!base.isValid()) {
+            base = dock->windowTitle();
+            dock->setProperty("plainTitle", base);
+        }
+        dock->setWindowTitle(side.isEmpty() ? base.toString()
+                                            : base.toString() + QStringLiteral(" — ") + side);
+    }
 }
+} // namespace
 
 CompareController::CompareController(MainWindow *window, QStackedWidget *central)
     : QObject(window)
@@ -96,10 +112,12 @@ void CompareController::onTraceShown()
 {
     // A new A while a comparison is wanted: compare it once B is there; otherwise a new trace
     // ends the comparison (the window shows it alone).
-    if (m_wanted)
+    if (m_wanted) {
         showIfReady();
-    else if (isComparing())
+    } else if (isComparing()) {
         m_workspace->clear();
+        labelAnalysisSide(m_window->analysisDocks(), {});
+    }
 }
 
 void CompareController::onLoaded(core::TracePtr trace, const QString &displayName)
@@ -129,7 +147,10 @@ void CompareController::showIfReady()
     auto b = std::make_shared<core::analysis::AnalysisCache>(m_b);
     m_workspace->setAnalyses(a, m_window->displayName(), std::move(b), m_nameB);
     m_central->setCurrentWidget(m_workspace);
-    m_window->setWindowTitle(tr("TraceDesk — %1 vs %2").arg(m_window->displayName(), m_nameB));
+    const QString nameA = m_workspace->name(views::CompareWorkspace::SideA);
+    const QString nameB = m_workspace->name(views::CompareWorkspace::SideB);
+    labelAnalysisSide(m_window->analysisDocks(), tr("A: %1").arg(nameA));
+    m_window->setWindowTitle(tr("TraceDesk — %1 vs %2").arg(nameA, nameB));
     emit comparisonShown();
 }
 
@@ -142,6 +163,7 @@ void CompareController::closeSide(int side)
     core::TracePtr trace = m_workspace->trace(keep);
     const QString name = m_workspace->name(keep);
     m_workspace->clear();
+    labelAnalysisSide(m_window->analysisDocks(), {});
     m_b.reset();
     m_central->setCurrentWidget(m_window->timeline());
     if (trace)

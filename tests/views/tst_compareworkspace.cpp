@@ -6,6 +6,7 @@
 
 #include "core/compare/opmatch.h"
 #include "views/compare/comparecharts.h"
+#include "views/compare/comparelabels.h"
 #include "views/compare/compareworkspace.h"
 #include "views/compare/dropchoiceoverlay.h"
 #include "views/compare/opdiffmodel.h"
@@ -37,6 +38,7 @@ private slots:
     void modelsPassTheTester();
     void histogramAndChart();
     void dropOverlay();
+    void sameNamedFilesGetDistinctLabels();
 
 private:
     void waitReady(CompareWorkspace &w);
@@ -300,6 +302,38 @@ void TestCompareWorkspace::dropOverlay()
     const QByteArray shots = qgetenv("TRACEDESK_SHOTS");
     if (!shots.isEmpty())
         QVERIFY(window.grab().save(QString::fromLocal8Bit(shots) + "/dropoverlay.png"));
+}
+
+// JAX writes <host>.xplane.pb in every run folder: two such files are labelled by their runs.
+void TestCompareWorkspace::sameNamedFilesGetDistinctLabels()
+{
+    const QString name = QStringLiteral("host.xplane.pb");
+    auto labels = distinctComparisonLabels(name, "/p/runs/run_1/plugins/profile/host.xplane.pb",
+                                           name, "/p/runs/run_2/plugins/profile/host.xplane.pb");
+    QCOMPARE(labels.first, QStringLiteral("run_1/host.xplane.pb"));
+    QCOMPARE(labels.second, QStringLiteral("run_2/host.xplane.pb"));
+    // The same file twice still reads as two sides.
+    labels = distinctComparisonLabels(name, "/p/x/host.xplane.pb", name, "/p/x/host.xplane.pb");
+    QVERIFY(labels.first != labels.second);
+    // Different names stay as they are.
+    labels = distinctComparisonLabels(QStringLiteral("a.json"), "/x/a.json",
+                                      QStringLiteral("b.json"), "/y/b.json");
+    QCOMPARE(labels.first, QStringLiteral("a.json"));
+    QCOMPARE(labels.second, QStringLiteral("b.json"));
+
+    // In the workspace: headers and chart title carry the run folders.
+    core::TracePtr a = comparefixture::buildTraceA(4);
+    core::TracePtr b = comparefixture::buildTraceA(4);
+    // Freshly built and not shared yet: give them the paths a loader would have recorded.
+    const_cast<core::Trace &>(*a).info.sources = {"/data/d1/plugins/profile/r1/h.xplane.pb"};
+    const_cast<core::Trace &>(*b).info.sources = {"/data/d1/plugins/profile/r2/h.xplane.pb"};
+    CompareWorkspace w;
+    w.resize(1200, 800);
+    w.show();
+    w.setTraces(a, QStringLiteral("h.xplane.pb"), b, QStringLiteral("h.xplane.pb"));
+    QCOMPARE(w.name(CompareWorkspace::SideA), QStringLiteral("r1/h.xplane.pb"));
+    QCOMPARE(w.name(CompareWorkspace::SideB), QStringLiteral("r2/h.xplane.pb"));
+    waitReady(w);
 }
 
 QTEST_MAIN(TestCompareWorkspace)

@@ -2,10 +2,13 @@
 
 #include "core/compare/tracecomparison.h"
 #include "views/common/chartownership.h"
+#include "views/common/niceaxis.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
+#include <QBarLegendMarker>
 #include <QBarSet>
+#include <QLegend>
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -21,6 +24,7 @@ namespace {
 
 const QColor kColorA(0x3a, 0x7b, 0xd5);
 const QColor kColorB(0xe0, 0x7b, 0x2a);
+constexpr int kMaxTicks = 7;
 
 // A categorical palette for the step-time categories.
 QColor categoryColor(int i)
@@ -79,23 +83,48 @@ void StepCompareChart::setComparison(const core::compare::StepComparison &steps,
         columns.push_back(p.categoriesB);
     }
     auto *series = new QStackedBarSeries;
+    // A's bars (even columns) in the category's colour, B's (odd columns) in a lighter, hatched
+    // shade of it, so the two sides read apart while a category keeps its hue. One legend entry
+    // per category: the B set's marker is hidden.
+    std::vector<QBarSet *> bSets;
+    double maxTotal = 0;
+    std::vector<double> totals(columns.size(), 0.0);
     for (size_t c = 0; c < steps.categories.size(); ++c) {
         bool any = false;
         for (const auto &col : columns)
             any = any || (c < col.size() && col[c] > 0);
         if (!any)
             continue;
-        auto *set = new QBarSet(QString::fromStdString(steps.categories[c]));
-        set->setColor(categoryColor(int(c)));
-        for (const auto &col : columns)
-            *set << (c < col.size() ? col[c] : 0.0);
-        series->append(set);
-        m_series << set->label();
+        const QString name = QString::fromStdString(steps.categories[c]);
+        auto *setA = new QBarSet(name);
+        auto *setB = new QBarSet(name + tr(" (B)"));
+        setA->setColor(categoryColor(int(c)));
+        QBrush brushB(categoryColor(int(c)).lighter(135), Qt::Dense3Pattern);
+        setB->setBrush(brushB);
+        setB->setBorderColor(categoryColor(int(c)));
+        for (size_t k = 0; k < columns.size(); ++k) {
+            const double v = c < columns[k].size() ? columns[k][c] : 0.0;
+            *setA << (k % 2 == 0 ? v : 0.0);
+            *setB << (k % 2 == 1 ? v : 0.0);
+            totals[k] += v;
+        }
+        series->append(setA);
+        series->append(setB);
+        bSets.push_back(setB);
+        m_series << name;
     }
+    for (double t : totals)
+        maxTotal = std::max(maxTotal, t);
     series->setBarWidth(0.8);
     auto *chart = new QChart;
     chart->addSeries(series);
-    chart->setTitle(tr("Step time by category (ms): A = %1, B = %2 (%3)")
+    for (QLegendMarker *marker : chart->legend()->markers(series)) {
+        auto *barMarker = qobject_cast<QBarLegendMarker *>(marker);
+        if (barMarker
+            && std::find(bSets.begin(), bSets.end(), barMarker->barset()) != bSets.end())
+            marker->setVisible(false);
+    }
+    chart->setTitle(tr("Step time by category (ms): A = %1 (solid), B = %2 (hatched) (%3)")
                         .arg(nameA, nameB,
                              QString::fromStdString(
                                  core::compare::formatPercent(steps.deltaPercent))));
@@ -105,10 +134,9 @@ void StepCompareChart::setComparison(const core::compare::StepComparison &steps,
     series->attachAxis(x);
     auto *y = new QValueAxis;
     y->setTitleText(tr("ms"));
-    y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
-    y->setMin(0);
+    applyNiceAxis(y, 0, maxTotal > 0 ? maxTotal : 1);
     chart->legend()->setAlignment(Qt::AlignRight);
     replaceChart(this, chart);
 }
@@ -175,6 +203,8 @@ void DurationHistogram::rebuild()
         lo = 0;
     if (hi <= lo)
         hi = lo > 0 ? lo * 1.5 : 1.0;
+    if (!m_log)
+        hi = niceScale(0, hi, kMaxTicks).max;   // bin edges and axis ticks on nice values
     if (m_log && hi / lo < 1.01) {
         lo /= 1.2;
         hi *= 1.2;
@@ -218,11 +248,10 @@ void DurationHistogram::rebuild()
         y = ly;
     } else {
         auto *vx = new QValueAxis;
-        vx->setRange(lo, hi);
-        vx->setLabelFormat(QStringLiteral("%.3g"));
+        applyNiceAxis(vx, lo, hi, kMaxTicks);
         auto *vy = new QValueAxis;
-        vy->setRange(0, std::max(1.0, maxCount * 1.1));
-        vy->setLabelFormat(QStringLiteral("%d"));
+        // Counts are whole: no more ticks than counts, so no step below 1.
+        applyNiceAxis(vy, 0, std::max(1, maxCount), std::clamp(maxCount + 1, 2, kMaxTicks));
         x = vx;
         y = vy;
     }

@@ -2,7 +2,9 @@
 
 #include "core/compare/opmatch.h"
 #include "views/compare/comparecharts.h"
+#include "views/compare/comparelabels.h"
 #include "views/compare/opdiffmodel.h"
+#include "views/flamegraph/flamegraphpanel.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QCheckBox>
@@ -172,6 +174,10 @@ void CompareWorkspace::buildUi()
     hv->addWidget(m_logAxes);
     hv->addWidget(m_histogram, 1);
     tabs->addTab(histPane, tr("Op durations"));
+    m_tabs = tabs;
+    m_flameDiff = new FlameGraphPanel(tabs);
+    tabs->addTab(m_flameDiff, tr("Flame graph diff"));
+    connect(tabs, &QTabWidget::currentChanged, this, &CompareWorkspace::refreshFlameDiff);
     bottom->addWidget(diffPane);
     bottom->addWidget(tabs);
     bottom->setStretchFactor(0, 3);
@@ -211,6 +217,8 @@ void CompareWorkspace::clear()
     m_model->setDiff({});
     m_stepChart->clear();
     m_histogram->clear();
+    m_flameDiff->setAnalyses(nullptr);
+    m_flameDiffStale = true;
     m_summary->setHtml(tr("<p>Drop a second trace to compare it with the current one.</p>"));
     m_stepBox->clear();
     m_status->clear();
@@ -231,7 +239,14 @@ void CompareWorkspace::setAnalyses(core::analysis::AnalysisCachePtr a, QString n
 {
     clear();
     m_caches = {std::move(a), std::move(b)};
-    m_names = {std::move(nameA), std::move(nameB)};
+    // Two files of one name (JAX writes <host>.xplane.pb) get their run folders in the labels.
+    const auto firstSource = [](const core::analysis::AnalysisCachePtr &c) {
+        const auto &sources = c ? c->trace().info.sources : std::vector<std::string>();
+        return sources.empty() ? std::string() : sources.front();
+    };
+    const auto [labelA, labelB] = distinctComparisonLabels(nameA, firstSource(m_caches[0]), nameB,
+                                                           firstSource(m_caches[1]));
+    m_names = {QString(labelA), QString(labelB)};
     for (int s = 0; s < 2; ++s)
         m_timelines[size_t(s)]->setTrace(trace(Side(s)));
     if (m_caches[0] && m_caches[1]) {
@@ -276,8 +291,19 @@ void CompareWorkspace::updateHeaders()
     }
 }
 
+void CompareWorkspace::refreshFlameDiff()
+{
+    if (!m_flameDiffStale || m_tabs->currentWidget() != m_flameDiff || !m_caches[0]
+        || !m_caches[1])
+        return;
+    m_flameDiffStale = false;
+    m_flameDiff->showDifferential(m_caches[0]->tracePtr(), m_caches[1]->tracePtr());
+}
+
 void CompareWorkspace::startComparison()
 {
+    m_flameDiffStale = true;
+    refreshFlameDiff();
     if (!m_caches[0] || !m_caches[1])
         return;
     m_computing = true;

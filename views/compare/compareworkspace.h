@@ -33,10 +33,12 @@ class QPushButton;
 class QSplitter;
 class QTableView;
 class QTextBrowser;
+class QTabWidget;
 
 namespace tracedesk::views {
 
 class DurationHistogram;
+class FlameGraphPanel;
 class OpDiffModel;
 class OpDiffProxy;
 class StepCompareChart;
@@ -84,6 +86,8 @@ public:
     QTableView *opDiffView() const { return m_table; }
     StepCompareChart *stepChart() const { return m_stepChart; }
     DurationHistogram *histogram() const { return m_histogram; }
+    // The differential flame graph (A vs B), computed when its tab is first shown.
+    FlameGraphPanel *flameDiff() const { return m_flameDiff; }
     QString summaryText() const;
 
     // Selects an occurrence of the op in both timelines (nearest to each view's centre) and
@@ -125,6 +129,7 @@ private:
     void onRowActivated();
     void applyOccurrences(Occurrences occurrences);
     void exportCsv();
+    void refreshFlameDiff();
 
     std::array<core::analysis::AnalysisCachePtr, 2> m_caches;
     std::array<QString, 2> m_names;
@@ -151,6 +156,9 @@ private:
     StepCompareChart *m_stepChart = nullptr;
     DurationHistogram *m_histogram = nullptr;
     QCheckBox *m_logAxes = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    FlameGraphPanel *m_flameDiff = nullptr;
+    bool m_flameDiffStale = true;
     QLabel *m_status = nullptr;
     BackgroundJob m_job;
     BackgroundJob m_occurrenceJob;

@@ -3,6 +3,8 @@
 #include "core/analysis/opmetrics.h"
 #include "core/legacy/legacytools.h"
 #include "core/query/search.h"
+#include "views/flamegraph/flamegraphpanel.h"
+#include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
@@ -14,6 +16,9 @@
 #include "views/panels/pytorch/frameworkpages.h"
 #include "views/panels/pytorch/pytorchoplinks.h"
 #include "views/panels/tfdata/tfdatapanel.h"
+#include "views/query/querypanel.h"
+#include "views/pivot/pivotpanel.h"
+#include "views/timeline/detailspane.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QDockWidget>
@@ -47,6 +52,10 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     addPanel<views::MemoryViewerPanel>(QStringLiteral("MemoryViewerDock"), tr("Memory Viewer"));
     addPanel<views::PodViewerPanel>(QStringLiteral("PodViewerDock"), tr("Pod Viewer"));
     addPanel<views::TfDataPanel>(QStringLiteral("TfDataDock"), tr("tf.data Bottleneck"));
+    addPanel<views::DistributedPanel>(QStringLiteral("DistributedDock"), tr("Distributed"));
+    addPanel<views::QueryPanel>(QStringLiteral("QueryDock"), tr("Query"));
+    addPanel<views::PivotPanel>(QStringLiteral("PivotDock"), tr("Pivot"));
+    addPanel<views::FlameGraphPanel>(QStringLiteral("FlameGraphDock"), tr("Flame Graph"));
     // One tabbed area under the timeline keeps the timeline large; users re-dock at will and
     // the layout is restored from the saved window state.
     for (size_t i = 1; i < m_docks.size(); ++i)
@@ -84,6 +93,10 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::timeActivated, this, &AnalysisDocks::showTime);
     if constexpr (requires { &Panel::hostActivated; })
         connect(panel, &Panel::hostActivated, this, &AnalysisDocks::showHost);
+    if constexpr (requires { &Panel::rangeActivated; })
+        connect(panel, &Panel::rangeActivated, this, &AnalysisDocks::showRange);
+    if constexpr (requires { &Panel::sliceActivated; })
+        connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
     return panel;
 }
 
@@ -156,6 +169,38 @@ void AnalysisDocks::showOp(const QString &name)
 void AnalysisDocks::showHost(const QString &host)
 {
     m_timeline->focusHost(host);
+}
+
+void AnalysisDocks::showRange(core::TimePs start, core::TimePs end, const QString &label,
+                              std::shared_ptr<const std::vector<core::SliceRef>> refs)
+{
+    views::TimelineState *state = m_timeline->state();
+    state->setWindow(start, std::max(end, start + 1));
+    const uint64_t total = refs ? refs->size() : 0;
+    state->setHighlights({label, std::move(refs), total});
+}
+
+void AnalysisDocks::showSelectionAnalysis(views::SelectionAnalysis what)
+{
+    const bool pivot = what == views::SelectionAnalysis::AreaPivot;
+    const QString dockName = pivot ? QStringLiteral("PivotDock") : QStringLiteral("FlameGraphDock");
+    for (QDockWidget *dock : m_docks) {
+        if (dock->objectName() == dockName) {
+            dock->show();
+            dock->raise();
+        }
+    }
+    if (auto *p = qobject_cast<views::PivotPanel *>(panel(dockName))) {
+        p->setSelectionOnly(true);
+        return;
+    }
+    auto *flame = qobject_cast<views::FlameGraphPanel *>(panel(dockName));
+    if (!flame)
+        return;
+    using Scope = views::FlameGraphPanel::Scope;
+    flame->setScope(what == views::SelectionAnalysis::AreaFlameGraph    ? Scope::Area
+                    : what == views::SelectionAnalysis::TrackFlameGraph ? Scope::Track
+                                                                        : Scope::Name);
 }
 
 void AnalysisDocks::showTime(core::TimePs t)

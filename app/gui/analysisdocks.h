@@ -1,11 +1,12 @@
 #pragma once
 
 // AnalysisDocks: the analysis panels (overview, input pipeline, op profile, framework op stats,
-// kernel stats, memory profile, memory viewer, pod viewer, tf.data bottleneck), each in a dock
-// of the main window, fed from one AnalysisCache per shown trace and linked to the timeline:
-// activating an op in a panel outlines its occurrences on the timeline and lists them in the
-// details pane; a point in time (a step, a memory event) brings that time into view and marks
-// it; a worker in the pod viewer opens that host's sections.
+// kernel stats, memory profile, memory viewer, pod viewer, tf.data bottleneck, distributed),
+// each in a dock of the main window, fed from one AnalysisCache per shown trace and linked to
+// the timeline: activating an op in a panel outlines its occurrences on the timeline and lists
+// them in the details pane; a point in time (a step, a memory event) brings that time into view
+// and marks it; a worker in the pod viewer (a rank in the distributed panel) opens that host's
+// sections; a collective or step of a run is shown with every rank's instance outlined.
 
 #include "core/analysis/analysiscache.h"
 #include "core/model/trace.h"
@@ -14,6 +15,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QDockWidget;
@@ -22,6 +24,7 @@ class QMenu;
 class QWidget;
 
 namespace tracedesk::views {
+enum class SelectionAnalysis : uint8_t;
 class PyTorchOpLinker;
 class TimelineWidget;
 }
@@ -50,6 +53,11 @@ public:
     void showTime(core::TimePs t);
     // Opens that host's sections on the timeline and closes the others.
     void showHost(const QString &host);
+    // Raises the flame graph or pivot dock and points it at the timeline's selection.
+    void showSelectionAnalysis(views::SelectionAnalysis what);
+    // Shows [start, end) and outlines `refs` (e.g. one collective on every rank).
+    void showRange(core::TimePs start, core::TimePs end, const QString &label,
+                   std::shared_ptr<const std::vector<core::SliceRef>> refs);
 
 private:
     template<typename Panel>

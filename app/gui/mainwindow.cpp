@@ -3,8 +3,10 @@
 #include "app/gui/aboutbox.h"
 #include "app/gui/analysisdocks.h"
 #include "app/gui/comparecontroller.h"
+#include "app/gui/preferences.h"
 #include "app/gui/windowlayout.h"
 
+#include "core/io/legacyrun.h"
 #include "views/capture/capturedialog.h"
 #include "views/common/appicon.h"
 #include "views/compare/dropchoiceoverlay.h"
@@ -13,6 +15,8 @@
 #include "views/timeline/detailspane.h"
 #include "views/timeline/shortcutshelp.h"
 #include "views/timeline/timelinewidget.h"
+#include "views/timeline/trackreveal.h"
+#include "views/tracktree/trackspanel.h"
 #include "views/tracktree/tracktreemodel.h"
 
 #include <QApplication>
@@ -44,6 +48,79 @@ namespace {
 
 const char kRecentKey[] = "recentFiles";
 constexpr int kProgressSteps = 1000;
+
+const char kPlainStatus[] = "plainStatus";
+
+// The trace's summary; its " · N warnings" part is a link (see showLoadWarnings).
+void showTraceStatus(QLabel *label, const core::Trace &trace)
+{
+    const QString plain = views::traceStatusText(trace);
+    label->setProperty(kPlainStatus, plain);
+    const int at = plain.lastIndexOf(QStringLiteral(" · "));
+    if (trace.info.warningCount == 0 || at < 0) {
+        label->setTextFormat(Qt::PlainText);
+        label->setText(plain);
+        label->setToolTip({});
+        return;
+    }
+    label->setTextFormat(Qt::RichText);
+    label->setText(plain.left(at).toHtmlEscaped() + QStringLiteral(" · <a href=\"warnings\">")
+                   + plain.mid(at + 3).toHtmlEscaped() + QStringLiteral("</a>"));
+    label->setToolTip(MainWindow::tr("Click to see the warnings of this load"));
+}
+
+// The load's warnings: the first ones the loader kept, and how many there were in all.
+void showLoadWarnings(QWidget *parent, const core::TracePtr &trace)
+{
+    if (!trace || trace->info.warningCount == 0)
+        return;
+    QStringList lines;
+    for (const std::string &w : trace->info.warnings)
+        lines << QString::fromStdString(w);
+    auto *box = new QMessageBox(QMessageBox::Warning, MainWindow::tr("Load warnings"),
+                                MainWindow::tr("%n warning(s) while loading this profile.", nullptr,
+                                               int(trace->info.warningCount)),
+                                QMessageBox::Close, parent);
+    box->setObjectName(QStringLiteral("LoadWarnings"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QString shown = lines.join(QLatin1Char('\n'));
+    if (quint64(lines.size()) < trace->info.warningCount)
+        shown += MainWindow::tr("\n… and %1 more of the same kinds.")
+                     .arg(trace->info.warningCount - quint64(lines.size()));
+    box->setInformativeText(shown);
+    box->open();
+}
+
+void showLegacyRunNote(views::PlaceholderPanel *placeholder, const QString &name,
+                       const std::string &dir)
+{
+    const core::legacy::LegacyRunContents contents = core::legacy::legacyRunContents(dir);
+    QStringList tools, hosts;
+    for (const std::string &t : contents.tools)
+        tools << QString::fromStdString(t);
+    for (const std::string &h : contents.hosts)
+        hosts << QString::fromStdString(h);
+    placeholder->showNote(
+        name,
+        MainWindow::tr("A run folder from an older profiler plugin: it holds the results of %1 "
+                       "for %n host(s) (%2), but no trace events, so there is no timeline.",
+                       nullptr, int(hosts.size()))
+            .arg(tools.join(QStringLiteral(", ")), hosts.join(QStringLiteral(", "))),
+        MainWindow::tr("The analysis panels below show the recorded results."));
+}
+
+// The loader counts work, not file bytes (a JSON file is counted once read and once parsed),
+// so the dialog shows the share done and the size of the file on disk.
+QString loadProgressText(const QString &path, double fraction)
+{
+    const QFileInfo info(path);
+    const QString percent = QString::number(int(fraction * 100)) + QStringLiteral(" %");
+    if (!info.isFile())
+        return MainWindow::tr("Loading %1…  %2").arg(info.fileName(), percent);
+    return MainWindow::tr("Loading %1…  %2 of %3 MB")
+        .arg(info.fileName(), percent)
+        .arg(double(info.size()) / 1e6, 0, 'f', 1);
+}
 const char kOpenFilter[] = QT_TRANSLATE_NOOP(
     "tracedesk::app::MainWindow",
     "Profiles (*.xplane.pb *.json *.json.gz *.json.zst);;All files (*)");
@@ -81,6 +158,9 @@ MainWindow::MainWindow(QWidget *parent)
     , m_trackModel(new views::TrackTreeModel(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
+    // The theme only when one was chosen: "System" leaves the application as it started.
+    const views::Preferences preferences = loadPreferences();
+    applyPreferences(preferences, m_loads, preferences.theme != views::Theme::System);
     setWindowIcon(views::appIcon());
     setAcceptDrops(true);
     // Until a saved geometry says otherwise: most of the screen the window opens on.
@@ -101,10 +181,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("TraceStatus"));
     m_statusLabel->setText(tr("No profile open"));
-    statusBar()->addPermanentWidget(m_statusLabel, 1);
+    // No stretch: a stretched permanent label takes the whole bar and hides every transient
+    // message (showMessage) behind it.
+    statusBar()->addPermanentWidget(m_statusLabel);
+    // "N warnings" is a link to the list of the load's warnings.
+    connect(m_statusLabel, &QLabel::linkActivated, this,
+            [this] { showLoadWarnings(this, m_trace); });
 
     createDocks();
     m_analysis = new AnalysisDocks(this, m_timeline);
+    connect(m_details, &views::DetailsPane::analysisRequested, m_analysis,
+            &AnalysisDocks::showSelectionAnalysis);
     m_compare = new CompareController(this, m_central);
     connect(m_compare, &CompareController::failed, this, &MainWindow::showError);
     m_dropOverlay = new views::DropChoiceOverlay(this);
@@ -148,6 +235,10 @@ void MainWindow::createMenus()
             openInNewWindow(path);
     });
     file->addSeparator();
+    QAction *preferences = file->addAction(tr("&Preferences…"), this,
+                                           [this] { showPreferences(this, m_loads); });
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setShortcut(QKeySequence::Preferences);
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -191,22 +282,17 @@ MainWindow *MainWindow::openInNewWindow(const QString &path)
 
 void MainWindow::createDocks()
 {
-    m_trackView = new QTreeView;
-    m_trackView->setObjectName(QStringLiteral("TrackTree"));
-    m_trackView->setModel(m_trackModel);
-    m_trackView->setUniformRowHeights(true);
-    m_trackView->setAlternatingRowColors(true);
-    m_trackView->header()->setStretchLastSection(false);
-    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::NameColumn,
-                                                QHeaderView::Stretch);
-    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::EventsColumn,
-                                                QHeaderView::ResizeToContents);
-    m_trackView->header()->setSectionResizeMode(views::TrackTreeModel::SpanColumn,
-                                                QHeaderView::ResizeToContents);
+    // Filter box, empty-plane toggle and tree; a click on a track or plane reveals it.
+    auto *tracks = new views::TracksPanel(m_trackModel);
+    m_trackView = tracks->treeView();
+    connect(tracks, &views::TracksPanel::trackActivated, this,
+            [this](uint32_t track) { views::revealTrack(m_timeline, track); });
+    connect(tracks, &views::TracksPanel::planeActivated, this,
+            [this](uint32_t plane) { views::revealPlane(m_timeline, plane); });
 
     m_tracksDock = new QDockWidget(tr("Tracks"), this);
     m_tracksDock->setObjectName(QStringLiteral("TracksDock"));
-    m_tracksDock->setWidget(m_trackView);
+    m_tracksDock->setWidget(tracks);
     addDockWidget(Qt::LeftDockWidgetArea, m_tracksDock);
     resizeDocks({m_tracksDock}, {320}, Qt::Horizontal);
 
@@ -251,9 +337,19 @@ void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
     m_timeline->setTrace(m_trace);
     m_details->setTrace(m_trace);
     m_analysis->setTrace(m_trace);
+    // A legacy per-tool run has no events: no empty timeline, but what the folder holds, and
+    // the panels with its recorded results.
+    const std::string legacyDir = core::legacy::legacyRunFolder(m_trace->info);
+    if (!legacyDir.empty())
+        showLegacyRunNote(m_placeholder, displayName, legacyDir);
     if (m_central && m_central == centralWidget())
-        m_central->setCurrentWidget(m_timeline);
-    m_statusLabel->setText(views::traceStatusText(*m_trace));
+        m_central->setCurrentWidget(legacyDir.empty() ? static_cast<QWidget *>(m_timeline)
+                                                      : m_placeholder);
+    if (!legacyDir.empty() && !m_analysis->docks().empty()) {
+        m_analysis->docks().front()->show();
+        m_analysis->docks().front()->raise();
+    }
+    showTraceStatus(m_statusLabel, *m_trace);
     updateTitle();
     m_compare->onTraceShown();
     emit traceShown(displayName);
@@ -290,7 +386,8 @@ void MainWindow::openCaptureDialog()
 
 QString MainWindow::statusText() const
 {
-    return m_statusLabel->text();
+    const QVariant plain = m_statusLabel->property(kPlainStatus);
+    return plain.isValid() ? plain.toString() : m_statusLabel->text();
 }
 
 void MainWindow::updateTitle()
@@ -371,7 +468,7 @@ void MainWindow::onLoadStarted(const QString &path)
     connect(m_progress, &QProgressDialog::canceled, this, &MainWindow::cancelLoad);
 }
 
-void MainWindow::onProgress(double fraction, quint64 done, quint64 total)
+void MainWindow::onProgress(double fraction, quint64, quint64 total)
 {
     if (!m_progress)
         return;
@@ -379,12 +476,11 @@ void MainWindow::onProgress(double fraction, quint64 done, quint64 total)
         m_progress->setRange(0, 0);   // busy indicator until the size is known
         return;
     }
+    // A window-modal dialog's setValue() processes events, and the load may finish inside it
+    // (closing the dialog): everything else is set first, setValue() is the last touch.
+    m_progress->setLabelText(loadProgressText(m_loads->currentPath(), fraction));
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(int(fraction * kProgressSteps));
-    m_progress->setLabelText(tr("Loading %1…  %2 of %3 MB")
-                                 .arg(QFileInfo(m_loads->currentPath()).fileName())
-                                 .arg(double(done) / 1e6, 0, 'f', 1)
-                                 .arg(double(total) / 1e6, 0, 'f', 1));
 }
 
 void MainWindow::closeProgress()

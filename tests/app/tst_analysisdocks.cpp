@@ -55,7 +55,8 @@ void TstAnalysisDocks::docksExistAndStartEmpty()
         names << dock->objectName();
     QCOMPARE(names, (QStringList{"OverviewDock", "InputPipelineDock", "OpProfileDock",
                                  "FrameworkOpStatsDock", "KernelStatsDock", "MemoryProfileDock",
-                                 "MemoryViewerDock", "PodViewerDock", "TfDataDock"}));
+                                 "MemoryViewerDock", "PodViewerDock", "TfDataDock",
+                                 "DistributedDock", "QueryDock", "PivotDock", "FlameGraphDock"}));
     QVERIFY(!window.analysisDocks()->cache());
 }
 

@@ -3,6 +3,8 @@
 
 #include "app/gui/analysisdocks.h"
 #include "app/gui/mainwindow.h"
+#include "views/common/placeholderpanel.h"
+#include "views/timeline/timelinewidget.h"
 #include "core/legacy/legacytools.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/overview/analysistablemodel.h"
@@ -57,6 +59,14 @@ void TstLegacyRun::legacyFolderFillsOverviewAndInputPipeline()
     QCOMPARE(window.lastError(), QString());
     QVERIFY(window.analysisDocks()->cache());
     QVERIFY(window.analysisDocks()->cache()->trace().planes.empty());
+    // No empty timeline: the central area says what the folder holds (tools counted from the
+    // folder's file names: it has an overview page and input pipeline files).
+    QVERIFY(window.placeholder()->isVisible());
+    QVERIFY(!window.timeline()->isVisible());
+    const QString note = window.placeholder()->detailText();
+    QVERIFY2(note.contains(QStringLiteral("Overview")), qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("Input Pipeline")), qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("no timeline")), qPrintable(note));
 
     auto *overview = qobject_cast<views::OverviewPanel *>(
         window.analysisDocks()->panel(QStringLiteral("OverviewDock")));

@@ -15,6 +15,7 @@
 #include "core/model/trace.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -33,23 +34,30 @@ public:
     const Trace &trace() const { return *m_trace; }
     const TracePtr &tracePtr() const { return m_trace; }
 
-    // `make` is called as make(*this) and returns a T.
+    // `make` is called as make(*this) and returns a T. If it throws (a cancelled computation
+    // throws core::Cancelled), nothing is kept and the next caller computes T again.
     template<typename T, typename Make>
     std::shared_ptr<const T> get(Make &&make)
     {
-        std::shared_ptr<Entry> entry;
+        const std::shared_ptr<Entry> entry = entryFor<T>();
         {
-            std::lock_guard lock(m_mutex);
-            auto &slot = m_entries[std::type_index(typeid(T))];
-            if (!slot)
-                slot = std::make_shared<Entry>();
-            entry = slot;
+            std::unique_lock lock(entry->mutex);
+            entry->done.wait(lock, [&] { return entry->value || !entry->computing; });
+            if (entry->value)
+                return std::static_pointer_cast<const T>(entry->value);
+            entry->computing = true;
         }
-        std::call_once(entry->once, [&] {
-            entry->value = std::make_shared<const T>(make(*this));
-            entry->ready.store(true, std::memory_order_release);
-        });
-        return std::static_pointer_cast<const T>(entry->value);
+        // Not std::call_once: a maker that throws must leave the entry free for the next
+        // caller, which call_once does not do reliably (it hangs under some runtimes).
+        std::shared_ptr<const T> result;
+        try {
+            result = std::make_shared<const T>(make(*this));
+        } catch (...) {
+            finish(*entry, nullptr);
+            throw;
+        }
+        finish(*entry, result);
+        return result;
     }
 
     // Stores a result made elsewhere (e.g. read from a tool file) as T, so later get<T>() calls
@@ -60,18 +68,15 @@ public:
     {
         if (!value)
             return;
-        std::shared_ptr<Entry> entry;
+        const std::shared_ptr<Entry> entry = entryFor<T>();
         {
-            std::lock_guard lock(m_mutex);
-            auto &slot = m_entries[std::type_index(typeid(T))];
-            if (!slot)
-                slot = std::make_shared<Entry>();
-            entry = slot;
-        }
-        std::call_once(entry->once, [&] {
+            std::lock_guard lock(entry->mutex);
+            if (entry->value || entry->computing)
+                return;
             entry->value = std::move(value);
             entry->ready.store(true, std::memory_order_release);
-        });
+        }
+        entry->done.notify_all();
     }
 
     // True once get<T>() has finished computing T (or put<T>() stored it).
@@ -86,10 +91,35 @@ public:
 private:
     struct Entry
     {
-        std::once_flag once;
+        std::mutex mutex;
+        std::condition_variable done;   // computing went false
+        bool computing = false;
         std::shared_ptr<const void> value;
         std::atomic<bool> ready{false};
     };
+
+    template<typename T>
+    std::shared_ptr<Entry> entryFor()
+    {
+        std::lock_guard lock(m_mutex);
+        auto &slot = m_entries[std::type_index(typeid(T))];
+        if (!slot)
+            slot = std::make_shared<Entry>();
+        return slot;
+    }
+
+    static void finish(Entry &entry, std::shared_ptr<const void> value)
+    {
+        {
+            std::lock_guard lock(entry.mutex);
+            entry.computing = false;
+            if (value) {
+                entry.value = std::move(value);
+                entry.ready.store(true, std::memory_order_release);
+            }
+        }
+        entry.done.notify_all();
+    }
 
     TracePtr m_trace;
     mutable std::mutex m_mutex;

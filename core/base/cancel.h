@@ -10,8 +10,8 @@
 // hands it on to its workers, and checkCancelled() at track or block boundaries throws Cancelled.
 // runCancellable() installs the scope and catches Cancelled at the entry point, so the exception
 // never leaves core and a cancelled computation returns nothing rather than a partial result.
-// AnalysisCache needs no help: std::call_once does not mark a result made whose maker threw, so
-// the next caller computes it again with its own token.
+// AnalysisCache keeps nothing for a maker that threw, so the next caller computes the result
+// again with its own token.
 //
 // Thread rules: the current token is per thread; a token may be set from any thread.
 

@@ -86,7 +86,6 @@ void TestCancellation::callerShareThrowsAfterWorkersJoined()
         QCOMPARE(census.left.load(), census.entered.load());
     }
     QVERIFY(caught);
-    QVERIFY(census.entered.load() < 100); // the throw stopped the handing out
 }
 
 void TestCancellation::workerShareThrowsAfterWorkersJoined()

@@ -71,6 +71,16 @@ CompareController::CompareController(MainWindow *window, QStackedWidget *central
             });
     connect(m_workspace, &views::CompareWorkspace::closeRequested, this,
             [this](views::CompareWorkspace::Side side) { closeSide(int(side)); });
+    // The docks show the window's own profile; after Swap A/B that profile is side B.
+    connect(m_workspace, &views::CompareWorkspace::comparisonReady, this, [this] {
+        using Side = views::CompareWorkspace::Side;
+        if (!m_window->trace())
+            return;
+        const bool ownIsA = m_workspace->trace(Side::SideA) == m_window->trace();
+        const Side own = ownIsA ? Side::SideA : Side::SideB;
+        labelAnalysisSide(m_window->analysisDocks(),
+                          (ownIsA ? tr("A: %1") : tr("B: %1")).arg(m_workspace->name(own)));
+    });
 }
 
 CompareController::~CompareController() = default;

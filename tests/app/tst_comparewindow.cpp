@@ -11,6 +11,7 @@
 #include "views/compare/dropchoiceoverlay.h"
 #include "views/timeline/timelinewidget.h"
 
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -78,6 +79,7 @@ private slots:
     void dropOnCompareZoneCompares();
     void dropOnOpenZoneOpens();
     void closingASideShowsTheOther();
+    void docksSayWhichSideTheyShow();
 
 private:
     void prepare(MainWindow &window);
@@ -182,6 +184,31 @@ void TstCompareWindow::closingASideShowsTheOther()
     emit ws->closeRequested(views::CompareWorkspace::SideB);
     QCOMPARE(window.displayName(), QStringLiteral("b.json"));
     QVERIFY(!window.compareController()->isComparing());
+}
+
+void TstCompareWindow::docksSayWhichSideTheyShow()
+{
+    MainWindow window;
+    prepare(window);
+    window.openPath(m_temp.filePath("a.json"));
+    QTRY_VERIFY(window.trace());
+    QSignalSpy compared(window.compareController(), &app::CompareController::comparisonShown);
+    window.compareWith(m_temp.filePath("b.json"));
+    QTRY_COMPARE(compared.count(), 1);
+    views::CompareWorkspace *ws = window.compareController()->workspace();
+    QDockWidget *overview = nullptr;
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+        if (dock->objectName() == QStringLiteral("OverviewDock"))
+            overview = dock;
+    }
+    QVERIFY(overview);
+    // The panels show the window's own profile, a.json, which is side A until swapped.
+    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("A: a.json")));
+    QSignalSpy ready(ws, &views::CompareWorkspace::comparisonReady);
+    ws->swap();
+    QTRY_VERIFY(ready.count() >= 1);
+    QCOMPARE(ws->trace(views::CompareWorkspace::SideB), window.trace());
+    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("B: a.json")));
 }
 
 QTEST_MAIN(TstCompareWindow)

@@ -260,11 +260,19 @@ private:
             const Row &row = trace.tracks[span.track].rows[span.row];
             const int64_t n = int64_t(row.size());
             // id bounds, as indices of this row
-            int64_t lo = std::max<int64_t>(
-                0, m_bounds.id.lo == INT64_MIN ? 0 : m_bounds.id.lo - int64_t(span.base));
+            // Saturating: a bound far outside the ids (e.g. id < -2^63 + 5) must not overflow.
+            const auto relative = [&](int64_t id) {
+                int64_t r = 0;
+                return __builtin_sub_overflow(id, int64_t(span.base), &r)
+                           ? (id < 0 ? INT64_MIN : INT64_MAX)
+                           : r;
+            };
+            int64_t lo = std::max<int64_t>(0, relative(m_bounds.id.lo));
             int64_t hi = n;
-            if (m_bounds.id.hi != INT64_MAX)
-                hi = std::min<int64_t>(n, m_bounds.id.hi - int64_t(span.base) + 1);
+            if (m_bounds.id.hi != INT64_MAX) {
+                const int64_t last = relative(m_bounds.id.hi);
+                hi = last < 0 ? 0 : std::min<int64_t>(n, last + 1);
+            }
             if (lo >= hi)
                 continue;
             if (m_bounds.ts.lo != INT64_MIN)
@@ -445,11 +453,11 @@ public:
                 const int64_t hi = std::min(known.ts.hi, known.end.hi);
                 double fraction = bothTs ? 0.01 : 0.25; // values unknown (a join)
                 if (lo != INT64_MIN && hi != INT64_MAX)
-                    fraction = hi < lo ? 0 : std::min(1.0, double(hi - lo + 1) / span);
+                    fraction = hi < lo ? 0 : std::min(1.0, (double(hi) - double(lo) + 1) / span);
                 else if (lo != INT64_MIN)
-                    fraction = std::clamp(double(trace.end - lo) / span, 0.0, 1.0);
+                    fraction = std::clamp((double(trace.end) - double(lo)) / span, 0.0, 1.0);
                 else if (hi != INT64_MAX)
-                    fraction = std::clamp(double(hi - trace.begin) / span, 0.0, 1.0);
+                    fraction = std::clamp((double(hi) - double(trace.begin)) / span, 0.0, 1.0);
                 rows *= fraction;
                 searches = spans;
             }

@@ -77,9 +77,14 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
     dock->setWidget(scroll);
     m_window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     m_docks.push_back(dock);
-    m_panels.push_back({dock, [panel](const core::analysis::AnalysisCachePtr &cache) {
+    std::function<bool()> computing = [] { return false; };
+    if constexpr (requires { panel->isComputing(); })
+        computing = [panel] { return panel->isComputing(); };
+    m_panels.push_back({dock,
+                        [panel](const core::analysis::AnalysisCachePtr &cache) {
                             panel->setAnalyses(cache);
-                        }, nullptr});
+                        },
+                        std::move(computing), nullptr});
     const size_t index = m_panels.size() - 1;
     connect(dock, &QDockWidget::visibilityChanged, this, [this, index](bool visible) {
         if (visible)
@@ -98,6 +103,15 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
     if constexpr (requires { &Panel::sliceActivated; })
         connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
     return panel;
+}
+
+bool AnalysisDocks::visiblePanelComputing() const
+{
+    for (const PanelSlot &slot : m_panels) {
+        if (slot.dock->isVisible() && !slot.dock->visibleRegion().isEmpty() && slot.computing())
+            return true;
+    }
+    return false;
 }
 
 void AnalysisDocks::setTrace(core::TracePtr trace)

@@ -47,6 +47,8 @@ public:
     // The panel widget of the dock whose object name is `dockName`, or nullptr.
     QWidget *panel(const QString &dockName) const;
     const core::analysis::AnalysisCachePtr &cache() const { return m_cache; }
+    // True while a panel that is on screen is still computing (e.g. a screenshot waits).
+    bool visiblePanelComputing() const;
 
     // What a panel's activation does, also for tests.
     void showOp(const QString &name);
@@ -72,6 +74,7 @@ private:
     {
         QDockWidget *dock;
         std::function<void(const core::analysis::AnalysisCachePtr &)> setAnalyses;
+        std::function<bool()> computing;
         core::analysis::AnalysisCachePtr given;
     };
     void deliver(PanelSlot &slot);

@@ -539,11 +539,18 @@ void MainWindow::takeScreenshot()
     const QString path = m_screenshotPath;
     if (path.isEmpty())
         return;
-    if (!isVisible()) {
-        // The grab needs a laid-out, shown window; try again once it is.
+    // The grab needs a laid-out, shown window whose visible panels have their results; try
+    // again until then, but never wait forever on a panel (30 s).
+    if (!m_screenshotWait.isValid())
+        m_screenshotWait.start();
+    if (!isVisible() || (m_analysis->visiblePanelComputing() && m_screenshotWait.elapsed() < 30000)) {
         QTimer::singleShot(50, this, &MainWindow::takeScreenshot);
         return;
     }
+    m_screenshotWait.invalidate();
+    // Results just shown have grown their labels: settle the layouts the grab would miss.
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     m_screenshotPath.clear();
     const bool ok = grab().save(path, "PNG");
     if (!ok)

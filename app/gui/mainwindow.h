@@ -8,6 +8,7 @@
 
 #include "core/model/trace.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QProgressDialog>
@@ -153,6 +154,7 @@ private:
     QString m_displayName;
     QString m_lastError;
     QString m_screenshotPath;
+    QElapsedTimer m_screenshotWait;
     bool m_interactiveErrors = true;
 };
 

@@ -100,6 +100,8 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::hostActivated, this, &AnalysisDocks::showHost);
     if constexpr (requires { &Panel::rangeActivated; })
         connect(panel, &Panel::rangeActivated, this, &AnalysisDocks::showRange);
+    if constexpr (requires { &Panel::alignRequested; })
+        connect(panel, &Panel::alignRequested, this, &AnalysisDocks::alignRequested);
     if constexpr (requires { &Panel::sliceActivated; })
         connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
     return panel;

@@ -61,6 +61,10 @@ public:
     void showRange(core::TimePs start, core::TimePs end, const QString &label,
                    std::shared_ptr<const std::vector<core::SliceRef>> refs);
 
+signals:
+    // The Distributed panel asks for the run reopened with its ranks aligned at `step`.
+    void alignRequested(const QString &step);
+
 private:
     template<typename Panel>
     Panel *addPanel(const QString &objectName, const QString &title);

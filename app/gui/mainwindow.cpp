@@ -190,6 +190,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     m_analysis = new AnalysisDocks(this, m_timeline);
+    connect(m_analysis, &AnalysisDocks::alignRequested, this, &MainWindow::reopenAlignedAt);
     connect(m_details, &views::DetailsPane::analysisRequested, m_analysis,
             &AnalysisDocks::showSelectionAnalysis);
     m_compare = new CompareController(this, m_central);
@@ -498,10 +499,22 @@ void MainWindow::onLoaded(core::TracePtr trace, const QString &displayName, cons
     closeProgress();
     statusBar()->clearMessage();
     showTrace(std::move(trace), displayName);
+    m_openedPath = path;
     if (!path.contains(QLatin1Char('\n')))   // several dropped files are no one recent entry
         addRecentFile(path);
     if (!m_screenshotPath.isEmpty())
         QTimer::singleShot(0, this, &MainWindow::takeScreenshot);
+}
+
+void MainWindow::reopenAlignedAt(const QString &step)
+{
+    if (m_openedPath.isEmpty() || step.isEmpty())
+        return;
+    core::LoadOptions options = m_loads->options();
+    options.alignStep = step.toStdString();
+    m_loads->setOptions(options);
+    // Several dropped files load as one run, their paths joined by newlines.
+    m_loads->start(m_openedPath);
 }
 
 void MainWindow::onLoadFailed(const QString &message, const QString &)

@@ -46,6 +46,8 @@ public:
 
     // Starts loading a file or folder in the background.
     void openPath(const QString &path);
+    // Reopens the shown rank run with each rank's ProfilerStep#<step> at one time.
+    void reopenAlignedAt(const QString &step);
     // A new window (deleted when closed) that loads `path` when it is not empty. Opening a
     // second profile this way never replaces what another window shows.
     static MainWindow *openInNewWindow(const QString &path);
@@ -152,6 +154,7 @@ private:
 
     core::TracePtr m_trace;
     QString m_displayName;
+    QString m_openedPath;   // what the shown trace was loaded from
     QString m_lastError;
     QString m_screenshotPath;
     QElapsedTimer m_screenshotWait;

@@ -21,6 +21,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -51,6 +52,7 @@ private slots:
     void megatronRun();
     void singleTraceShowsReason();
     void alignStepFromCommandLine();
+    void alignStepFromPanel();
 
 private:
     void configure(MainWindow &window);
@@ -272,6 +274,42 @@ void TstDistributedPanel::alignStepFromCommandLine()
     QCOMPARE(window.loadController()->options().alignStep, std::string("3"));
     QCOMPARE(waitForLoad(window), QString());
     // Aligned at step 3, every rank's ProfilerStep#3 starts at one time.
+    const core::TracePtr trace = window.trace();
+    std::vector<core::TimePs> starts;
+    for (const core::Track &track : trace->tracks) {
+        for (const core::Row &row : track.rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                if (trace->string(trace->kinds[row.kind[i]].name) == "ProfilerStep#3")
+                    starts.push_back(row.start[i]);
+            }
+        }
+    }
+    QCOMPARE(starts.size(), size_t(kRanks));
+    QCOMPARE(*std::min_element(starts.begin(), starts.end()),
+             *std::max_element(starts.begin(), starts.end()));
+}
+
+void TstDistributedPanel::alignStepFromPanel()
+{
+    MainWindow window;
+    configure(window);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openPath(m_run);
+    QCOMPARE(waitForLoad(window), QString());
+    DistributedPanel *panel = shownPanel(window);
+    QVERIFY(panel);
+    QVERIFY(panel->summary());
+    QVERIFY(!panel->alignButton()->isEnabled()); // "all steps": nothing to align at
+    const auto &names = panel->stepNames();
+    const auto it = std::find(names.begin(), names.end(), std::string("3"));
+    QVERIFY(it != names.end());
+    panel->setStepChoice(int(it - names.begin()) + 1);
+    QVERIFY(panel->alignButton()->isEnabled());
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    QTest::mouseClick(panel->alignButton(), Qt::LeftButton);
+    QCOMPARE(window.loadController()->options().alignStep, std::string("3"));
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 120000);
     const core::TracePtr trace = window.trace();
     std::vector<core::TimePs> starts;
     for (const core::Track &track : trace->tracks) {

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -89,8 +90,15 @@ DistributedPanel::DistributedPanel(QWidget *parent) : QWidget(parent)
     m_stepLabel = new QLabel(stepsPage);
     m_slider = new QSlider(Qt::Horizontal, stepsPage);
     m_slider->setObjectName(QStringLiteral("distributedStepSlider"));
+    m_alignButton = new QPushButton(tr("Align ranks at this step"), stepsPage);
+    m_alignButton->setObjectName(QStringLiteral("distributedAlignButton"));
+    m_alignButton->setToolTip(tr("Reopen the run with each rank moved so that the chosen step "
+                                 "starts at the same time on every rank (for ranks whose "
+                                 "clocks disagree)"));
+    m_alignButton->setEnabled(false);
     stepRow->addWidget(m_stepLabel);
     stepRow->addWidget(m_slider, 1);
+    stepRow->addWidget(m_alignButton);
     auto *split = new QSplitter(Qt::Horizontal, stepsPage);
     m_chart = new RankBreakdownChart(split);
     m_rankSteps = table(m_rankStepModel, split);
@@ -122,6 +130,8 @@ DistributedPanel::DistributedPanel(QWidget *parent) : QWidget(parent)
     m_pages->addWidget(m_reason);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int) { showStep(); });
+    connect(m_alignButton, &QPushButton::clicked, this,
+            [this] { emit alignRequested(m_alignButton->property("step").toString()); });
     connect(m_chart, &RankBreakdownChart::rankClicked, this,
             [this](int rank) { activateRank(rank); });
     onRowActivated(m_rankSteps, this, [this](const QModelIndex &i) { rankStepClicked(i); });
@@ -252,6 +262,8 @@ void DistributedPanel::showStep()
                                  : std::string();
     m_stepLabel->setText(step.empty() ? tr("Step: all steps")
                                       : tr("Step: %1").arg(QString::fromStdString(step)));
+    m_alignButton->setEnabled(!step.empty());
+    m_alignButton->setProperty("step", QString::fromStdString(step));
     m_chart->show(m_summary.get(), step);
     if (m_summary)
         fillRankSteps(m_rankStepModel, *m_summary, step);

@@ -31,6 +31,8 @@ class QStandardItemModel;
 class QTabWidget;
 class QTableView;
 
+class QPushButton;
+
 namespace tracedesk::views {
 
 class NotApplicableView;
@@ -66,6 +68,7 @@ public:
     void activateCollective(int collectiveIndex);
 
     QTabWidget *tabs() const { return m_tabs; }
+    QPushButton *alignButton() const { return m_alignButton; }
     QTableView *rankStepTable() const { return m_rankSteps; }
     QTableView *stragglerTable() const { return m_stragglers; }
     QTableView *waitingTable() const { return m_waiting; }
@@ -77,6 +80,8 @@ signals:
     void rangeActivated(core::TimePs start, core::TimePs end, const QString &label,
                         SliceRefs refs);
     void computed();
+    // Reload the run with every rank moved so that this step starts at one time.
+    void alignRequested(const QString &step);
 
 private:
     void setSummary(std::shared_ptr<const Summary> summary);
@@ -95,6 +100,7 @@ private:
     QLabel *m_notes = nullptr;
     QTabWidget *m_tabs = nullptr;
     QLabel *m_stepLabel = nullptr;
+    QPushButton *m_alignButton = nullptr;
     QSlider *m_slider = nullptr;
     RankBreakdownChart *m_chart = nullptr;
     QTableView *m_rankSteps = nullptr;

@@ -257,7 +257,11 @@ void TestCompareWorkspace::modelsPassTheTester()
 void TestCompareWorkspace::histogramAndChart()
 {
     DurationHistogram h;
+    // Nothing to draw yet: a one-line message, not an empty plot area.
+    const int messageHeight = h.maximumHeight();
+    QVERIFY(messageHeight < 100);
     h.setDurations(QStringLiteral("op"), {10 * kUs, 10 * kUs, 20 * kUs}, {40 * kUs}, "A", "B");
+    QVERIFY(h.minimumHeight() >= 200);
     QCOMPARE(h.countsA().front(), 0);   // linear bins start at 0
     int a = 0;
     for (int c : h.countsA())
@@ -271,7 +275,9 @@ void TestCompareWorkspace::histogramAndChart()
     core::analysis::AnalysisCache ca(m_a), cb(m_b);
     const auto comparison = core::compare::compareTraces(ca, cb);
     StepCompareChart chart;
+    QVERIFY(chart.maximumHeight() < 100);   // no steps yet: a message
     chart.setComparison(comparison.steps, "A", "B");
+    QVERIFY(chart.minimumHeight() >= 220);
     QCOMPARE(chart.barLabels().size(), 2 + 2 * 10);
     QVERIFY(chart.seriesNames().contains(QStringLiteral("Device compute")));
 }

@@ -8,6 +8,7 @@
 #include <QBarCategoryAxis>
 #include <QBarLegendMarker>
 #include <QBarSet>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QChart>
 #include <QLineSeries>
@@ -37,20 +38,36 @@ QColor categoryColor(int i)
     return kColors[i % 10];
 }
 
-QChart *emptyChart(const QString &title)
+// Nothing to draw: the view shrinks to a one-line message instead of an empty plot area.
+void showMessage(QChartView *view, const QString &text)
 {
     auto *chart = new QChart;
-    chart->setTitle(title);
+    chart->setTitle(text);
     chart->legend()->hide();
-    return chart;
+    chart->setMargins(QMargins());
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setMinimumSize(0, 0);
+    replaceChart(view, chart);
+    view->setFixedHeight(3 * view->fontMetrics().lineSpacing());
 }
+
+// Data again: the view takes its chart height back.
+void showChart(QChartView *view, QChart *chart, int minimumHeight)
+{
+    view->setMinimumHeight(minimumHeight);
+    view->setMaximumHeight(QWIDGETSIZE_MAX);
+    replaceChart(view, chart);
+}
+
+constexpr int kStepChartHeight = 220;
+constexpr int kHistogramHeight = 200;
 
 } // namespace
 
 StepCompareChart::StepCompareChart(QWidget *parent) : QChartView(parent)
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
+    setMinimumHeight(kStepChartHeight);
     clear();
 }
 
@@ -58,7 +75,7 @@ void StepCompareChart::clear()
 {
     m_labels.clear();
     m_series.clear();
-    replaceChart(this, emptyChart(tr("Step time: no steps to compare")));
+    showMessage(this, tr("Step time: no steps to compare"));
 }
 
 void StepCompareChart::setComparison(const core::compare::StepComparison &steps,
@@ -138,13 +155,13 @@ void StepCompareChart::setComparison(const core::compare::StepComparison &steps,
     series->attachAxis(y);
     applyNiceAxis(y, 0, maxTotal > 0 ? maxTotal : 1);
     chart->legend()->setAlignment(Qt::AlignRight);
-    replaceChart(this, chart);
+    showChart(this, chart, kStepChartHeight);
 }
 
 DurationHistogram::DurationHistogram(QWidget *parent) : QChartView(parent)
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(200);
+    setMinimumHeight(kHistogramHeight);
     clear();
 }
 
@@ -155,7 +172,7 @@ void DurationHistogram::clear()
     m_b.clear();
     m_countsA.clear();
     m_countsB.clear();
-    replaceChart(this, emptyChart(tr("Select an op to see its durations in A and B")));
+    showMessage(this, tr("Select an op to see its durations in A and B"));
 }
 
 void DurationHistogram::setDurations(const QString &op, std::vector<core::TimePs> a,
@@ -196,7 +213,7 @@ void DurationHistogram::rebuild()
         }
     }
     if (!any) {
-        replaceChart(this, emptyChart(tr("%1: no occurrences").arg(m_op)));
+        showMessage(this, tr("%1: no occurrences").arg(m_op));
         return;
     }
     if (!m_log)
@@ -291,7 +308,7 @@ void DurationHistogram::rebuild()
     addSide(m_countsA, tr("A: %1").arg(m_nameA), kColorA);
     addSide(m_countsB, tr("B: %1").arg(m_nameB), kColorB);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    replaceChart(this, chart);
+    showChart(this, chart, kHistogramHeight);
 }
 
 } // namespace tracedesk::views

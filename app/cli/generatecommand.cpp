@@ -33,44 +33,77 @@ const char *const kGenerateUsage =
 
 namespace {
 
-// --ranks: a run of Kineto rank traces in a folder.
-int generateXSpaceRun(const ParsedArgs &args, const core::GeneratorOptions &options, int ranks)
+// The line both run formats print: what was written, per rank (`unit`: rank or host).
+void printRunSummary(const std::string &dir, size_t files, const char *unit, int slowRank,
+                     uint64_t steps, uint64_t collectivesPerRank, uint64_t events,
+                     uint64_t fileBytes)
 {
-    core::XSpaceRunOptions run;
-    run.ranks = ranks;
-    unsigned long long slow = 0;
-    if (args.has("slow-rank")) {
-        if (!parseCount(args.value("slow-rank"), &slow) || slow >= (unsigned long long)ranks)
-            return fail("generate: --slow-rank wants a rank below --ranks", kExitUsage);
-        run.slowRank = int(slow);
-    }
-    run.eventsPerRank = options.events;
-    run.seed = options.seed;
-    run.overwrite = args.has("force");
+    std::printf("%s: %zu %ss (slow %s %d), %llu steps, %llu collectives per %s, %llu events, "
+                "%llu bytes\n",
+                dir.c_str(), files, unit, unit, slowRank, static_cast<unsigned long long>(steps),
+                static_cast<unsigned long long>(collectivesPerRank), unit,
+                static_cast<unsigned long long>(events),
+                static_cast<unsigned long long>(fileBytes));
+}
+
+// --ranks with --format xspace: one host's XSpace per rank in a folder.
+int generateXSpaceRun(const ParsedArgs &args, const core::RankRunOptions &run)
+{
     const std::string dir = args.positional.front();
     auto stats = core::generateXSpaceRun(run, dir);
     if (!stats)
         return fail(stats.message());
     const core::XSpaceRunStats &s = stats.value();
-    if (args.has("json")) {
-        JsonOut json;
-        json.beginObject().value("dir", dir).value("ranks", uint64_t(s.files.size()))
-            .value("slow_rank", int64_t(s.slowRank)).value("steps", s.steps)
-            .value("collectives_per_rank", s.collectivesPerRank).value("events", s.events)
-            .value("file_bytes", s.fileBytes).beginArray("files");
-        for (const std::string &f : s.files)
-            json.value({}, f);
-        json.endArray().endObject();
-        std::printf("%s\n", json.text().c_str());
-    } else {
-        std::printf("%s: %zu hosts (slow host %d), %llu steps, %llu collectives per host, "
-                    "%llu events, %llu bytes\n",
-                    dir.c_str(), s.files.size(), s.slowRank,
-                    static_cast<unsigned long long>(s.steps),
-                    static_cast<unsigned long long>(s.collectivesPerRank),
-                    static_cast<unsigned long long>(s.events),
-                    static_cast<unsigned long long>(s.fileBytes));
+    if (!args.has("json")) {
+        printRunSummary(dir, s.files.size(), "host", s.slowRank, s.steps, s.collectivesPerRank,
+                        s.events, s.fileBytes);
+        return kExitOk;
     }
+    JsonOut json;
+    json.beginObject().value("dir", dir).value("ranks", uint64_t(s.files.size()))
+        .value("slow_rank", int64_t(s.slowRank)).value("steps", s.steps)
+        .value("collectives_per_rank", s.collectivesPerRank).value("events", s.events)
+        .value("file_bytes", s.fileBytes).beginArray("files");
+    for (const std::string &f : s.files)
+        json.value({}, f);
+    json.endArray().endObject();
+    std::printf("%s\n", json.text().c_str());
+    return kExitOk;
+}
+
+// --ranks with --format kineto: one PyTorch profiler trace per rank in a folder.
+int generateKinetoRun(const ParsedArgs &args, const core::RankRunOptions &run)
+{
+    const std::string dir = args.positional.front();
+    auto stats = core::generateKinetoRun(run, dir);
+    if (!stats)
+        return fail(stats.message());
+    const core::KinetoRunStats &s = stats.value();
+    if (!args.has("json")) {
+        printRunSummary(dir, s.files.size(), "rank", s.slowRank, s.steps, s.collectivesPerRank,
+                        s.events, s.fileBytes);
+        return kExitOk;
+    }
+    JsonOut json;
+    json.beginObject()
+        .value("dir", dir)
+        .value("ranks", uint64_t(s.files.size()))
+        .value("slow_rank", int64_t(s.slowRank))
+        .value("steps", s.steps)
+        .value("collectives_per_rank", s.collectivesPerRank)
+        .value("events", s.events)
+        .value("file_bytes", s.fileBytes)
+        .beginArray("files");
+    for (size_t r = 0; r < s.files.size(); ++r) {
+        json.beginObject()
+            .value("rank", uint64_t(r))
+            .value("file", s.files[r])
+            .value("events", s.ranks[r].events)
+            .value("file_bytes", s.ranks[r].fileBytes)
+            .endObject();
+    }
+    json.endArray().endObject();
+    std::printf("%s\n", json.text().c_str());
     return kExitOk;
 }
 
@@ -79,12 +112,11 @@ int generateRun(const ParsedArgs &args, const core::GeneratorOptions &options)
     unsigned long long ranks = 0, slow = 0;
     if (!parseCount(args.value("ranks"), &ranks) || ranks == 0 || ranks > 4096)
         return fail("generate: --ranks wants a number from 1 to 4096", kExitUsage);
-    if (options.format == core::GeneratedFormat::XSpace)
-        return generateXSpaceRun(args, options, int(ranks));
-    if (options.format != core::GeneratedFormat::Kineto)
+    if (options.format != core::GeneratedFormat::XSpace
+        && options.format != core::GeneratedFormat::Kineto)
         return fail("generate: --ranks writes Kineto or XSpace runs (--format kineto|xspace)",
                     kExitUsage);
-    core::KinetoRunOptions run;
+    core::RankRunOptions run;
     run.ranks = int(ranks);
     if (args.has("slow-rank")) {
         if (!parseCount(args.value("slow-rank"), &slow) || slow >= ranks)
@@ -94,42 +126,8 @@ int generateRun(const ParsedArgs &args, const core::GeneratorOptions &options)
     run.eventsPerRank = options.events;
     run.seed = options.seed;
     run.overwrite = args.has("force");
-    const std::string dir = args.positional.front();
-    auto stats = core::generateKinetoRun(run, dir);
-    if (!stats)
-        return fail(stats.message());
-    const core::KinetoRunStats &s = stats.value();
-    if (args.has("json")) {
-        JsonOut json;
-        json.beginObject()
-            .value("dir", dir)
-            .value("ranks", uint64_t(s.files.size()))
-            .value("slow_rank", int64_t(s.slowRank))
-            .value("steps", s.steps)
-            .value("collectives_per_rank", s.collectivesPerRank)
-            .value("events", s.events)
-            .value("file_bytes", s.fileBytes)
-            .beginArray("files");
-        for (size_t r = 0; r < s.files.size(); ++r) {
-            json.beginObject()
-                .value("rank", uint64_t(r))
-                .value("file", s.files[r])
-                .value("events", s.ranks[r].events)
-                .value("file_bytes", s.ranks[r].fileBytes)
-                .endObject();
-        }
-        json.endArray().endObject();
-        std::printf("%s\n", json.text().c_str());
-    } else {
-        std::printf("%s: %zu ranks (slow rank %d), %llu steps, %llu collectives per rank, "
-                    "%llu events, %llu bytes\n",
-                    dir.c_str(), s.files.size(), s.slowRank,
-                    static_cast<unsigned long long>(s.steps),
-                    static_cast<unsigned long long>(s.collectivesPerRank),
-                    static_cast<unsigned long long>(s.events),
-                    static_cast<unsigned long long>(s.fileBytes));
-    }
-    return kExitOk;
+    return options.format == core::GeneratedFormat::XSpace ? generateXSpaceRun(args, run)
+                                                           : generateKinetoRun(args, run);
 }
 
 } // namespace

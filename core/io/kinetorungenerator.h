@@ -24,6 +24,7 @@
 
 #include "core/base/result.h"
 #include "core/io/kinetogenerator.h"
+#include "core/io/rankrunoptions.h"
 
 #include <cstdint>
 #include <string>
@@ -31,14 +32,7 @@
 
 namespace tracedesk::core {
 
-struct KinetoRunOptions
-{
-    int ranks = 8;     // 1 .. 4096
-    int slowRank = -1; // -1: ranks / 2
-    uint64_t eventsPerRank = 100000;
-    uint64_t seed = 1;
-    bool overwrite = false;
-};
+using KinetoRunOptions = RankRunOptions;
 
 struct KinetoRunStats
 {

@@ -15,6 +15,7 @@
 // are refused unless `overwrite`. Single-threaded; memory is one XSpaceWriter per host.
 
 #include "core/base/result.h"
+#include "core/io/rankrunoptions.h"
 
 #include <cstdint>
 #include <string>
@@ -22,14 +23,7 @@
 
 namespace tracedesk::core {
 
-struct XSpaceRunOptions
-{
-    int ranks = 8;     // hosts, 1 .. 4096
-    int slowRank = -1; // -1: ranks / 2
-    uint64_t eventsPerRank = 100000;
-    uint64_t seed = 1;
-    bool overwrite = false;
-};
+using XSpaceRunOptions = RankRunOptions;
 
 struct XSpaceRunStats
 {

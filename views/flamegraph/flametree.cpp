@@ -18,56 +18,56 @@ std::vector<uint32_t> FlameTree::pathTo(uint32_t node) const
     return path;
 }
 
-FlameTree FlameTree::fromGraph(const core::FlameGraph &graph)
+namespace {
+
+// What a plain and a differential graph share: names (the root reads "all") and each node's
+// place in the tree and width; `fill` adds the node's own times.
+template<typename Graph, typename Fill>
+FlameTree treeOf(const Graph &graph, Fill &&fill)
 {
     FlameTree tree;
-    tree.inverted = graph.inverted;
     for (const std::string &name : graph.names)
         tree.names << toQString(name);
     if (!tree.names.isEmpty())
         tree.names[0] = QObject::tr("all");
     tree.nodes.reserve(graph.nodes.size());
     for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
-        const core::FlameNode &from = graph.nodes[i];
-        Node n;
+        const auto &from = graph.nodes[i];
+        FlameTree::Node n;
         n.name = from.name;
         n.parent = from.parent;
         n.depth = from.depth;
         n.width = graph.width(i);
-        n.wall = from.wall;
-        n.self = from.self;
-        n.count = from.count;
         n.children = from.children;
+        fill(from, n);
         tree.maxDepth = std::max(tree.maxDepth, n.depth);
         tree.nodes.push_back(std::move(n));
     }
     return tree;
 }
 
+} // namespace
+
+FlameTree FlameTree::fromGraph(const core::FlameGraph &graph)
+{
+    FlameTree tree = treeOf(graph, [](const core::FlameNode &from, Node &n) {
+        n.wall = from.wall;
+        n.self = from.self;
+        n.count = from.count;
+    });
+    tree.inverted = graph.inverted;
+    return tree;
+}
+
 FlameTree FlameTree::fromDiff(const core::FlameDiff &diff)
 {
-    FlameTree tree;
-    tree.differential = true;
-    for (const std::string &name : diff.names)
-        tree.names << toQString(name);
-    if (!tree.names.isEmpty())
-        tree.names[0] = QObject::tr("all");
-    tree.nodes.reserve(diff.nodes.size());
-    for (uint32_t i = 0; i < diff.nodes.size(); ++i) {
-        const core::DiffNode &from = diff.nodes[i];
-        Node n;
-        n.name = from.name;
-        n.parent = from.parent;
-        n.depth = from.depth;
-        n.width = diff.width(i);
+    FlameTree tree = treeOf(diff, [](const core::DiffNode &from, Node &n) {
         n.wall = from.wallA + from.wallB;
         n.self = from.selfA + from.selfB;
         n.a = from.wallA;
         n.b = from.wallB;
-        n.children = from.children;
-        tree.maxDepth = std::max(tree.maxDepth, n.depth);
-        tree.nodes.push_back(std::move(n));
-    }
+    });
+    tree.differential = true;
     return tree;
 }
 

@@ -39,6 +39,21 @@ namespace {
 constexpr int kRanks = 4;
 constexpr int kSlowRank = 2;
 
+// Where every slice called `name` starts, over the whole trace.
+std::vector<core::TimePs> sliceStarts(const core::Trace &trace, std::string_view name)
+{
+    std::vector<core::TimePs> starts;
+    for (const core::Track &track : trace.tracks) {
+        for (const core::Row &row : track.rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                if (trace.string(trace.kinds[row.kind[i]].name) == name)
+                    starts.push_back(row.start[i]);
+            }
+        }
+    }
+    return starts;
+}
+
 } // namespace
 
 class TstDistributedPanel : public QObject
@@ -274,16 +289,7 @@ void TstDistributedPanel::alignStepFromCommandLine()
     QCOMPARE(window.loadController()->options().alignStep, std::string("3"));
     QCOMPARE(waitForLoad(window), QString());
     // Aligned at step 3, every rank's ProfilerStep#3 starts at one time.
-    const core::TracePtr trace = window.trace();
-    std::vector<core::TimePs> starts;
-    for (const core::Track &track : trace->tracks) {
-        for (const core::Row &row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
-                if (trace->string(trace->kinds[row.kind[i]].name) == "ProfilerStep#3")
-                    starts.push_back(row.start[i]);
-            }
-        }
-    }
+    const std::vector<core::TimePs> starts = sliceStarts(*window.trace(), "ProfilerStep#3");
     QCOMPARE(starts.size(), size_t(kRanks));
     QCOMPARE(*std::min_element(starts.begin(), starts.end()),
              *std::max_element(starts.begin(), starts.end()));
@@ -310,16 +316,7 @@ void TstDistributedPanel::alignStepFromPanel()
     QTest::mouseClick(panel->alignButton(), Qt::LeftButton);
     QCOMPARE(window.loadController()->options().alignStep, std::string("3"));
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 120000);
-    const core::TracePtr trace = window.trace();
-    std::vector<core::TimePs> starts;
-    for (const core::Track &track : trace->tracks) {
-        for (const core::Row &row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
-                if (trace->string(trace->kinds[row.kind[i]].name) == "ProfilerStep#3")
-                    starts.push_back(row.start[i]);
-            }
-        }
-    }
+    const std::vector<core::TimePs> starts = sliceStarts(*window.trace(), "ProfilerStep#3");
     QCOMPARE(starts.size(), size_t(kRanks));
     QCOMPARE(*std::min_element(starts.begin(), starts.end()),
              *std::max_element(starts.begin(), starts.end()));

@@ -134,7 +134,7 @@ void InputPipelinePanel::showResult()
         m_device->clear();
         m_host->setRows({});
         m_ops->setRows({});
-        m_chart->setSteps({}, {}, {}, {});
+        m_chart->clear();
         return;
     }
     const InputPipelineAnalysis &a = *m_result;

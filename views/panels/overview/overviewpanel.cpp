@@ -177,6 +177,11 @@ void OverviewPanel::showComputed(std::shared_ptr<const OverviewPage> page)
     emit computed();
 }
 
+bool OverviewPanel::isComputing() const
+{
+    return m_compute.busy() || (m_pages->showsPyTorch() && m_pytorch->isComputing());
+}
+
 QString OverviewPanel::statusText() const { return m_status->text(); }
 QString OverviewPanel::summaryText() const { return m_summary->text(); }
 QString OverviewPanel::recommendationText() const { return m_recommendation->text(); }
@@ -191,7 +196,7 @@ void OverviewPanel::showPage()
         m_recommendation->clear();
         m_diagnostics->clear();
         m_topOps->setRows({});
-        m_chart->setSteps({}, {}, {}, {});
+        m_chart->clear();
         return;
     }
     const OverviewPage &p = *m_page;

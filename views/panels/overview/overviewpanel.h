@@ -33,7 +33,8 @@ public:
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
 
     // For tests and the main window.
-    bool isComputing() const { return m_compute.busy(); }
+    // Either page: the XProf overview, or the PyTorch one on a Kineto trace.
+    bool isComputing() const;
     QString statusText() const;
     QString summaryText() const;
     QString recommendationText() const;

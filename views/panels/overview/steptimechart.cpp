@@ -49,7 +49,7 @@ void StepTimeChart::showEmpty()
 void StepTimeChart::drawForeground(QPainter *painter, const QRectF &rect)
 {
     QChartView::drawForeground(painter, rect);
-    if (!m_labels.isEmpty())
+    if (!m_labels.isEmpty() || m_pending)
         return;
     painter->save();
     painter->resetTransform();
@@ -74,10 +74,20 @@ QString StepTimeChart::hoverText(int step) const
     return text + tr("\nTotal: %1 ms").arg(total, 0, 'f', 3);
 }
 
+void StepTimeChart::clear()
+{
+    m_labels.clear();
+    m_categories.clear();
+    m_values.clear();
+    m_pending = true;
+    showEmpty();
+}
+
 void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels,
                              const QStringList &categories,
                              const std::vector<std::vector<double>> &values)
 {
+    m_pending = false;
     m_labels = stepLabels;
     m_categories = categories;
     m_values = values;

@@ -21,11 +21,13 @@ public:
     // values[category][step] in milliseconds.
     void setSteps(const QString &title, const QStringList &stepLabels, const QStringList &categories,
                   const std::vector<std::vector<double>> &values);
+    // No result yet (cleared, or computing): no chart and no "no steps" message either.
+    void clear();
     int stepCount() const { return int(m_labels.size()); }
     int categoryCount() const { return int(m_categories.size()); }
     QString hoverText(int step) const;
     // What shows instead of a chart when there are no steps (empty while steps are shown).
-    QString emptyText() const { return m_labels.isEmpty() ? m_emptyText : QString(); }
+    QString emptyText() const { return m_labels.isEmpty() && !m_pending ? m_emptyText : QString(); }
     void setEmptyText(const QString &text) { m_emptyText = text; }
 
 signals:
@@ -40,6 +42,7 @@ private:
     QString m_emptyText;
     int m_chartMinHeight = 240;
     bool m_empty = false;
+    bool m_pending = true;   // steps not known yet (new, or clear())
     QStringList m_labels;
     QStringList m_categories;
     std::vector<std::vector<double>> m_values;

@@ -158,7 +158,7 @@ void PyTorchOverviewView::clear()
     for (QLabel *l : {m_summary, m_environment, m_gpus, m_recommendations})
         l->clear();
     m_model->setOverview(nullptr);
-    m_chart->setSteps({}, {}, {}, {});
+    m_chart->clear();
 }
 
 void PyTorchOverviewView::show(const Result &result)

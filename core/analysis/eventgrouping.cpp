@@ -180,7 +180,7 @@ RowGroups::RowGroups(const Trace &trace, const StepGroups &groups, uint32_t trac
     if (!r.side[size_t(SideColumn::GroupId)].empty())
         m_own = &r.side[size_t(SideColumn::GroupId)];
     m_kinds = trace.kinds.data();
-    m_kind = r.kind.data();
+    m_kind = &r.kind;
 }
 
 StepGroups computeStepGroups(const Trace &trace)

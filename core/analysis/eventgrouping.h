@@ -62,15 +62,15 @@ public:
             return (*m_computed)[i];
         if (m_own && (*m_own)[i] != kNoValue)
             return (*m_own)[i];
-        const int64_t v = m_kinds[m_kind[i]].side[size_t(SideColumn::GroupId)];
+        const int64_t v = m_kinds[(*m_kind)[i]].side[size_t(SideColumn::GroupId)];
         return v == kNoValue ? -1 : v;
     }
 
 private:
     const std::vector<int32_t> *m_computed = nullptr;
-    const std::vector<int64_t> *m_own = nullptr;
+    const PackedInts *m_own = nullptr;
     const EventKind *m_kinds = nullptr;
-    const uint32_t *m_kind = nullptr;
+    const PackedInts *m_kind = nullptr;
 };
 
 StepGroups computeStepGroups(const Trace &trace);

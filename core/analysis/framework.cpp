@@ -103,7 +103,7 @@ std::string frameworkOf(const Trace &trace)
     for (const Track &t : trace.tracks) {
         for (const Row &r : t.rows) {
             for (SideColumn c : {SideColumn::FrameworkOp, SideColumn::HloModule}) {
-                const std::vector<int64_t> &column = r.side[size_t(c)];
+                const PackedInts &column = r.side[size_t(c)];
                 size_t seen = 0;
                 for (size_t i = 0; i < column.size() && seen < kSample; ++i) {
                     if (column[i] == kNoValue)

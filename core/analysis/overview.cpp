@@ -75,7 +75,7 @@ InferenceLatency inferenceLatency(const Trace &trace)
             continue;
         // One chip's view is enough: every core runs each program; take the busiest line.
         if (t.rows[0].size() > runs.size())
-            runs = t.rows[0].duration;
+            runs = t.rows[0].duration.values();
     }
     if (runs.empty())
         return l;

@@ -83,7 +83,7 @@ std::vector<StepInfo> computeTpuSteps(const Trace &trace, const StepGroups &grou
             const Track &t = trace.tracks[size_t(ops)];
             self.resize(t.rows.size());
             for (size_t r = 0; r < t.rows.size(); ++r)
-                self[r] = t.rows[r].duration;
+                self[r] = t.rows[r].duration.values();
             for (size_t r = 1; r < t.rows.size(); ++r) {
                 const Row &parent = t.rows[r - 1];
                 const Row &child = t.rows[r];

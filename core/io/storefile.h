@@ -12,7 +12,9 @@
 // All fixed-width integers and column elements are little-endian. Frame 0 is the "meta"
 // stream: a varint-encoded walk over the whole Trace (strings, planes, kinds, tracks, rows,
 // counters, aggregates, flows, LoadInfo). Every column (a vector of fixed-width values or an
-// args arena) appears in that walk as its element count; a column smaller than kInlineBytes
+// args arena) appears in that walk as its element count (a packed column - durations, kinds,
+// side columns and the flow table's columns - as its width byte, base and count, its bytes
+// being the PackedInts bytes as they are in memory); a column smaller than kInlineBytes
 // follows inline, a larger one is carried by the next frames in walk order, cut into pieces
 // of at most kChunkBytes. The reader therefore knows every column's size and destination
 // before it decompresses a single column frame, and decompresses frames straight into the
@@ -43,12 +45,11 @@
 namespace tracedesk::core::storefile {
 
 inline constexpr char kMagic[8] = {'T', 'D', 'S', 'T', 'O', 'R', 'E', '\0'};
-inline constexpr uint32_t kVersion = 3;
+inline constexpr uint32_t kVersion = 4;
 inline constexpr size_t kInlineBytes = 64 * 1024;
 inline constexpr size_t kChunkBytes = 4 * 1024 * 1024;
 inline constexpr size_t kFixedHeaderBytes = 24;
 inline constexpr uint64_t kMetaEndMarker = 0x5444454e44ull; // "TDEND"
-inline constexpr size_t kFlowRecordBytes = 40;
 
 // How a column frame's bytes relate to the column's values.
 enum class Coding : uint8_t { Plain, Delta32, Delta64 };

@@ -56,13 +56,11 @@ uint8_t *resizeVector(void *vector, size_t count)
     return reinterpret_cast<uint8_t *>(v.data());
 }
 
-// A packed flow record (storefilewriter.cpp) has the memory layout of Flow on little-endian
-// machines with the usual alignment, so flows then decompress straight into Trace::flows.
-constexpr bool kFlowsInPlace = std::endian::native == std::endian::little
-                               && std::is_trivially_copyable_v<Flow> && sizeof(SliceRef) == 12
-                               && sizeof(Flow) == kFlowRecordBytes && offsetof(Flow, from) == 0
-                               && offsetof(Flow, to) == 12 && offsetof(Flow, id) == 24
-                               && offsetof(Flow, category) == 32;
+// A packed column holds `n` values and exactly their bytes.
+bool packedSized(const PackedInts &p, size_t n)
+{
+    return p.size() == n && p.bytes().size() == n * p.width();
+}
 
 uint64_t getU64(const uint8_t *p)
 {
@@ -87,8 +85,6 @@ public:
 
     MetaReader in;
     std::vector<Dest> dests;
-    std::vector<uint8_t> packedFlows;
-    uint64_t flowCount = 0;
 
     template<typename T>
     bool column(std::vector<T> &v, Coding coding = Coding::Plain)
@@ -97,6 +93,16 @@ public:
         if (!in.ok() || n > std::numeric_limits<size_t>::max() / sizeof(T))
             return in.fail(), false;
         return fill(v, n, coding);
+    }
+    // A packed column (MetaEncoder::packed): width, base, value count, then its bytes.
+    bool packed(PackedInts &p, uint64_t expectedSize)
+    {
+        const uint8_t width = in.u8();
+        const int64_t base = in.svarint();
+        const uint64_t n = in.varint();
+        if (!in.ok() || n != expectedSize || !p.setLayout(width, base, size_t(n)))
+            return in.fail(), false;
+        return fill(p.mutableBytes(), n * width);
     }
     template<typename T>
     bool deltaColumn(std::vector<T> &v)
@@ -188,14 +194,12 @@ bool MetaDecoder::decode(Trace &trace)
             return false;
     }
 
-    flowCount = in.varint();
-    if (!in.ok() || flowCount > std::numeric_limits<size_t>::max() / kFlowRecordBytes)
+    const uint64_t flowCount = in.varint();
+    if (!in.ok() || flowCount > std::numeric_limits<uint32_t>::max())
         return false;
-    if constexpr (kFlowsInPlace) {
-        if (!fill(trace.flows, flowCount))
+    for (int c = 0; c < FlowTable::Count; ++c) {
+        if (!packed(trace.flows.mutableColumn(FlowTable::Column(c)), flowCount))
             return false;
-    } else if (!fill(packedFlows, flowCount * kFlowRecordBytes)) {
-        return false;
     }
     return decodeInfo(trace.info) && in.varint() == kMetaEndMarker && in.ok()
            && in.remaining() == 0;
@@ -219,12 +223,11 @@ bool MetaDecoder::decodeTrack(Track &t)
         if (mask >> kSideColumnCount)
             return false;
         const uint64_t n = peekCount();
-        if (!column(r.start) || peekCount() != n || !column(r.duration)
-            || peekCount() != n || !column(r.kind) || (peekCount() != n && peekCount() != 0)
-            || !deltaColumn(r.args))
+        if (!column(r.start) || !packed(r.duration, n) || !packed(r.kind, n)
+            || (peekCount() != n && peekCount() != 0) || !deltaColumn(r.args))
             return false;
         for (int c = 0; c < kSideColumnCount; ++c) {
-            if ((mask & (1u << c)) && (peekCount() != n || !column(r.side[c])))
+            if ((mask & (1u << c)) && !packed(r.side[c], n))
                 return false;
         }
     }
@@ -506,10 +509,11 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     for (const Track &t : trace->tracks) {
         for (const Row &r : t.rows) {
             const size_t n = r.start.size();
-            if (r.duration.size() != n || r.kind.size() != n || (r.args.size() != n && !r.args.empty()))
+            if (!packedSized(r.duration, n) || !packedSized(r.kind, n)
+                || (r.args.size() != n && !r.args.empty()))
                 return bad("inconsistent structure");
             for (const auto &side : r.side) {
-                if (!side.empty() && side.size() != n)
+                if (!side.empty() && !packedSized(side, n))
                     return bad("inconsistent structure");
             }
         }
@@ -518,16 +522,9 @@ Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadContro
     }
     file.reset();
 
-    // Flows were packed; unpack them now that their frame is in (unless read in place).
-    if (!kFlowsInPlace)
-        trace->flows.resize(size_t(decoder.flowCount));
-    for (size_t i = 0; !kFlowsInPlace && i < trace->flows.size(); ++i) {
-        const uint8_t *r = decoder.packedFlows.data() + i * kFlowRecordBytes;
-        Flow &fl = trace->flows[i];
-        fl.from = {getU32(r), getU32(r + 4), getU32(r + 8)};
-        fl.to = {getU32(r + 12), getU32(r + 16), getU32(r + 20)};
-        fl.id = getU64(r + 24);
-        fl.category = getU32(r + 32);
+    for (int c = 0; c < FlowTable::Count; ++c) {
+        if (!packedSized(trace->flows.column(FlowTable::Column(c)), trace->flows.size()))
+            return bad("inconsistent structure");
     }
     if (!validateTrace(*trace))
         return bad("inconsistent contents");

@@ -40,7 +40,7 @@ bool validTrack(const Trace &trace, uint32_t index)
                 return false;
             if (i > 0 && r.start[i - 1] + r.duration[i - 1] > r.start[i])
                 return false;
-            if (r.kind[i] >= trace.kinds.size() || !validArgs(r.argsAt(i), t.args))
+            if (uint64_t(r.kind[i]) >= trace.kinds.size() || !validArgs(r.argsAt(i), t.args))
                 return false;
         }
         for (int c = 0; c < kSideColumnCount; ++c) {

@@ -50,6 +50,14 @@ public:
         column(v, deltaCodingFor<T>());
     }
     void bytes(const std::vector<uint8_t> &v) { column(v); }
+    // A packed column: its width and base, its value count, then its stored bytes.
+    void packed(const PackedInts &p)
+    {
+        meta.u8(uint8_t(p.empty() ? 8 : p.width()));
+        meta.svarint(p.base());
+        meta.varint(p.size());
+        put(p.bytes().data(), p.bytes().size());
+    }
 
     // Inline columns stay plain: they are small and read with the meta stream.
     void put(const void *data, size_t size, Coding coding = Coding::Plain)
@@ -64,7 +72,7 @@ public:
 
 private:
     void encodeTrack(const Track &track);
-    void encodeFlows(const std::vector<Flow> &flows);
+    void encodeFlows(const FlowTable &flows);
     void encodeInfo(const LoadInfo &info);
 };
 
@@ -129,12 +137,12 @@ void MetaEncoder::encodeTrack(const Track &t)
         }
         meta.varint(mask);
         column(r.start);
-        column(r.duration);
-        column(r.kind);
+        packed(r.duration);
+        packed(r.kind);
         deltaColumn(r.args);
         for (int c = 0; c < kSideColumnCount; ++c) {
             if (mask & (1u << c))
-                column(r.side[c]);
+                packed(r.side[c]);
         }
     }
     column(t.counter.time);
@@ -149,21 +157,11 @@ void MetaEncoder::encodeTrack(const Track &t)
     bytes(t.args.bytes());
 }
 
-void MetaEncoder::encodeFlows(const std::vector<Flow> &flows)
+void MetaEncoder::encodeFlows(const FlowTable &flows)
 {
-    std::vector<uint8_t> &packed = owned.emplace_back(flows.size() * kFlowRecordBytes);
-    uint8_t *p = packed.data();
-    for (const Flow &f : flows) {
-        const uint32_t refs[6] = {f.from.track, f.from.row, f.from.index,
-                                  f.to.track,   f.to.row,   f.to.index};
-        std::memcpy(p, refs, sizeof refs);
-        std::memcpy(p + 24, &f.id, 8);
-        const uint32_t tail[2] = {f.category, 0};
-        std::memcpy(p + 32, tail, 8);
-        p += kFlowRecordBytes;
-    }
     meta.varint(flows.size());
-    put(packed.data(), packed.size());
+    for (int c = 0; c < FlowTable::Count; ++c)
+        packed(flows.column(FlowTable::Column(c)));
 }
 
 void MetaEncoder::encodeInfo(const LoadInfo &info)

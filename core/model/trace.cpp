@@ -43,7 +43,7 @@ uint64_t Trace::eventCount() const
 size_t Trace::memoryBytes() const
 {
     size_t bytes = sizeof(Trace) + strings.memoryBytes() + metaArgs.size()
-                   + kinds.capacity() * sizeof(EventKind) + flows.capacity() * sizeof(Flow)
+                   + kinds.capacity() * sizeof(EventKind) + flows.memoryBytes()
                    + planes.capacity() * sizeof(Plane);
     for (const Track &t : tracks)
         bytes += t.memoryBytes();

@@ -47,7 +47,7 @@ public:
     std::vector<Track> tracks;
     std::vector<EventKind> kinds;
     ArgsArena metaArgs;                       // kind and plane stats
-    std::vector<Flow> flows;
+    FlowTable flows;
     LoadInfo info;
     TimePs begin = 0;                         // earliest start / latest end over all tracks
     TimePs end = 0;

@@ -125,18 +125,24 @@ std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
         any = true;
     }
     trace.kinds.shrink_to_fit();
-    trace.flows.shrink_to_fit();
     return std::move(m_trace);
 }
 
 void TraceBuilder::resolveFlows()
+{
+    std::vector<Flow> flows;
+    resolveFlowsInto(flows);
+    m_trace->flows.assign(flows);
+}
+
+void TraceBuilder::resolveFlowsInto(std::vector<Flow> &flows)
 {
     for (const DirectFlow &f : m_directFlows) {
         const auto &from = m_placements[f.fromTrack];
         const auto &to = m_placements[f.toTrack];
         if (f.fromStaged >= from.size() || f.toStaged >= to.size())
             continue;
-        m_trace->flows.push_back(
+        flows.push_back(
             Flow{SliceRef{f.fromTrack, from[f.fromStaged].row, from[f.fromStaged].index},
                  SliceRef{f.toTrack, to[f.toStaged].row, to[f.toStaged].index}, f.id, f.category});
     }
@@ -256,9 +262,9 @@ void TraceBuilder::resolveFlows()
     size_t total = 0;
     for (size_t b = 0; b < bucketCount; ++b)
         total += flowsPerBucket[b].size();
-    trace.flows.reserve(trace.flows.size() + total);
+    flows.reserve(flows.size() + total);
     for (auto &bucket : flowsPerBucket)
-        trace.flows.insert(trace.flows.end(), bucket.begin(), bucket.end());
+        flows.insert(flows.end(), bucket.begin(), bucket.end());
     if (unbound > 0)
         trace.info.warn(std::to_string(unbound) + " flow endpoint(s) matched no slice");
     eps.clear();

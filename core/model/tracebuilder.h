@@ -68,6 +68,7 @@ private:
         bool bindNext;
     };
     void resolveFlows();
+    void resolveFlowsInto(std::vector<Flow> &flows);
 
     std::shared_ptr<Trace> m_trace;
     std::deque<Track> m_tracks;

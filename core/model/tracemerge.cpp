@@ -93,18 +93,22 @@ void appendTracks(Trace &out, Trace &part, const StringMap &map, bool identity, 
             moved.args = std::move(t.args);
         for (Row &row : moved.rows) {
             shiftAll(row.start, shift);
-            for (uint32_t &k : row.kind)
-                k += kindBase;
+            row.kind.offsetAll(kindBase);
             for (ArgsRef &ref : row.args)
                 ref = argsFor(ref);
             if (!identity) {
                 for (int c = 0; c < kSideColumnCount; ++c) {
                     if (!sideColumnHoldsString(SideColumn(c)))
                         continue;
-                    for (int64_t &v : row.side[size_t(c)]) {
+                    PackedInts &column = row.side[size_t(c)];
+                    if (column.empty())
+                        continue;
+                    std::vector<int64_t> values = column.values();
+                    for (int64_t &v : values) {
                         if (v != kNoValue && v >= 0)
                             v = int64_t(mapString(map, StringId(v)));
                     }
+                    column.assign(values);
                 }
             }
         }
@@ -122,6 +126,7 @@ void appendTracks(Trace &out, Trace &part, const StringMap &map, bool identity, 
 std::shared_ptr<Trace> mergeTraces(std::vector<MergePart> parts)
 {
     auto out = std::make_shared<Trace>();
+    std::vector<Flow> flows;
     bool anyEvents = false;
     for (MergePart &mp : parts) {
         if (!mp.trace)
@@ -178,13 +183,12 @@ std::shared_ptr<Trace> mergeTraces(std::vector<MergePart> parts)
             out->kinds.push_back(kind);
         }
         appendTracks(*out, part, map, identity, planeBase, kindBase, shift);
-        out->flows.reserve(out->flows.size() + part.flows.size());
-        for (const Flow &f : part.flows) {
-            Flow flow = f;
+        flows.reserve(flows.size() + part.flows.size());
+        for (Flow flow : part.flows) {
             flow.from.track += trackBase;
             flow.to.track += trackBase;
-            flow.category = mapString(map, f.category);
-            out->flows.push_back(flow);
+            flow.category = mapString(map, flow.category);
+            flows.push_back(flow);
         }
         if (hasEvents) {
             out->begin = anyEvents ? std::min(out->begin, begin + shift) : begin + shift;
@@ -195,6 +199,7 @@ std::shared_ptr<Trace> mergeTraces(std::vector<MergePart> parts)
             out->originPs = part.originPs;
         mp.trace.reset();   // its columns now live in `out`
     }
+    out->flows.assign(flows);
     return out;
 }
 

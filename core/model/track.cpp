@@ -6,10 +6,10 @@ namespace tracedesk::core {
 
 size_t Row::memoryBytes() const
 {
-    size_t bytes = start.capacity() * sizeof(TimePs) + duration.capacity() * sizeof(TimePs)
-                   + kind.capacity() * sizeof(uint32_t) + args.capacity() * sizeof(ArgsRef);
+    size_t bytes = start.capacity() * sizeof(TimePs) + duration.memoryBytes() + kind.memoryBytes()
+                   + args.capacity() * sizeof(ArgsRef);
     for (const auto &column : side)
-        bytes += column.capacity() * sizeof(int64_t);
+        bytes += column.memoryBytes();
     return bytes;
 }
 

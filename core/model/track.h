@@ -6,8 +6,12 @@
 // depth. Invariant: within a Row slices are sorted by start and never overlap
 // (start[i] + duration[i] <= start[i + 1]), so every viewport query is a binary search.
 // Zero-duration slices are instants. All of it is immutable once the Trace is built.
+// Starts stay plain (every viewport query binary-searches them); the other per-slice columns are
+// PackedInts in the narrowest width their values fit.
 
 #include "core/model/argsarena.h"
+#include "core/model/flowtable.h"
+#include "core/model/packedints.h"
 #include "core/model/types.h"
 
 #include <array>
@@ -19,11 +23,11 @@ namespace tracedesk::core {
 struct Row
 {
     std::vector<TimePs> start;
-    std::vector<TimePs> duration;
-    std::vector<uint32_t> kind;   // index into Trace::kinds
+    PackedInts duration;
+    PackedInts kind;              // index into Trace::kinds
     std::vector<ArgsRef> args;    // into the owning Track's arena; empty when no slice has args
     // Each column is empty, or has one entry per slice (kNoValue where absent).
-    std::array<std::vector<int64_t>, kSideColumnCount> side;
+    std::array<PackedInts, kSideColumnCount> side;
 
     size_t size() const { return start.size(); }
     TimePs end(size_t i) const { return start[i] + duration[i]; }
@@ -118,14 +122,6 @@ struct EventKind
         a.fill(kNoValue);
         return a;
     }
-};
-
-struct Flow
-{
-    SliceRef from;
-    SliceRef to;
-    uint64_t id = 0;
-    StringId category = kEmptyString;
 };
 
 } // namespace tracedesk::core

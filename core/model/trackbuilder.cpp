@@ -125,10 +125,12 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     auto &rows = m_track.rows;
     rows.clear();
     rows.resize(rowLastEnd.size());
+    // Wide staging per row; each column is packed once its row is complete.
+    std::vector<std::vector<int64_t>> durations(rows.size()), kinds(rows.size());
     for (size_t d = 0; d < rows.size(); ++d) {
         rows[d].start.reserve(rowCount[d]);
-        rows[d].duration.reserve(rowCount[d]);
-        rows[d].kind.reserve(rowCount[d]);
+        durations[d].reserve(rowCount[d]);
+        kinds[d].reserve(rowCount[d]);
         rows[d].args.reserve(rowCount[d]);
     }
     if (where)
@@ -144,13 +146,20 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     std::vector<Placement> &pos = where ? *where : placed;
     for (size_t k = 0; k < n; ++k) {
         const uint32_t e = at(k);
-        Row &row = rows[depth[k]];
+        const uint16_t d = depth[k];
+        Row &row = rows[d];
         if (needPlacement)
-            pos[e] = Placement{depth[k], uint32_t(row.start.size())};
+            pos[e] = Placement{d, uint32_t(row.start.size())};
         row.start.push_back(m_start[e]);
-        row.duration.push_back(m_duration[e]);
-        row.kind.push_back(m_kind[e]);
+        durations[d].push_back(m_duration[e]);
+        kinds[d].push_back(m_kind[e]);
         row.args.push_back(m_args[e]);
+    }
+    for (size_t d = 0; d < rows.size(); ++d) {
+        rows[d].duration.assign(durations[d]);
+        release(durations[d]);
+        rows[d].kind.assign(kinds[d]);
+        release(kinds[d]);
     }
     // A row none of whose slices has args keeps no args column (most device rows).
     for (Row &row : rows) {
@@ -161,17 +170,21 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         const auto &staging = m_side[c];
         if (staging.empty())
             continue;
-        for (Row &row : rows)
-            row.side[c].assign(row.size(), kNoValue);
+        std::vector<std::vector<int64_t>> columns(rows.size());
+        for (size_t d = 0; d < rows.size(); ++d)
+            columns[d].assign(rows[d].size(), kNoValue);
+        bool any = false;
         for (size_t e = 0; e < staging.size() && e < n; ++e) {
-            if (staging[e] != kNoValue)
-                rows[pos[e].row].side[c][pos[e].index] = staging[e];
+            if (staging[e] != kNoValue) {
+                columns[pos[e].row][pos[e].index] = staging[e];
+                any = true;
+            }
         }
         // Rows whose slices carry no value of this column keep no column at all.
-        for (Row &row : rows) {
-            auto &column = row.side[c];
-            if (std::all_of(column.begin(), column.end(), [](int64_t v) { return v == kNoValue; }))
-                release(column);
+        for (size_t d = 0; d < rows.size() && any; ++d) {
+            const auto &column = columns[d];
+            if (!std::all_of(column.begin(), column.end(), [](int64_t v) { return v == kNoValue; }))
+                rows[d].side[c].assign(column);
         }
     }
 

@@ -85,8 +85,6 @@ DensityBins::DensityBins(const Row &row)
     if (n < kDensityMinSlices)
         return;
     const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
-    const uint32_t *kinds = row.kind.data();
     m_origin = start[0];
     const TimePs span = std::max<TimePs>(1, row.end(n - 1) - m_origin);
     // At least kDensityMinBins bins, so a row spanning the whole trace has 2+ bins per column
@@ -125,21 +123,24 @@ DensityBins::DensityBins(const Row &row)
         count += starts;
         times.add(kind, ps);
     };
-    for (size_t i = 0; i < n; ++i) {
-        const TimePs s = start[i] - m_origin;
-        const TimePs e = s + duration[i];
-        const size_t b0 = size_t(s >> m_shift);
-        if (duration[i] <= 0) {
-            add(b0, kinds[i], 0, true);
-            continue;
+    auto scan = [&](auto duration, auto kinds) {
+        for (size_t i = 0; i < n; ++i) {
+            const TimePs s = start[i] - m_origin;
+            const TimePs e = s + duration[i];
+            const size_t b0 = size_t(s >> m_shift);
+            if (duration[i] <= 0) {
+                add(b0, uint32_t(kinds[i]), 0, true);
+                continue;
+            }
+            const size_t b1 = size_t((e - 1) >> m_shift);
+            for (size_t b = b0; b <= b1; ++b) {
+                const TimePs lo = std::max(s, TimePs(b) << m_shift);
+                const TimePs hi = std::min(e, TimePs(b + 1) << m_shift);
+                add(b, uint32_t(kinds[i]), hi - lo, b == b0);
+            }
         }
-        const size_t b1 = size_t((e - 1) >> m_shift);
-        for (size_t b = b0; b <= b1; ++b) {
-            const TimePs lo = std::max(s, TimePs(b) << m_shift);
-            const TimePs hi = std::min(e, TimePs(b + 1) << m_shift);
-            add(b, kinds[i], hi - lo, b == b0);
-        }
-    }
+    };
+    row.duration.visit([&](auto d) { row.kind.visit([&](auto k) { scan(d, k); }); });
     flush();
     m_levels.push_back(std::move(level0));
 
@@ -238,8 +239,8 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
                   int64_t widthPx, std::vector<DensityColumn> &out)
 {
     const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
-    const uint32_t *kinds = row.kind.data();
+    const PackedInts &duration = row.duration;
+    const PackedInts &kinds = row.kind;
     int64_t column = -1;
     // The current column's time range, so a slice inside it costs no division.
     TimePs columnStart = 0, columnEnd = 0;
@@ -282,16 +283,16 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
         const TimePs s = start[i], e = s + duration[i];
         int64_t px = columnOf(s);
         if (duration[i] <= 0) {
-            add(px, kinds[i], 0, true);
+            add(px, uint32_t(kinds[i]), 0, true);
             continue;
         }
         // Parts before the view go to column -1, which flush() drops.
-        add(px, kinds[i], std::min(e, columnEnd) - std::max(s, columnStart), true);
+        add(px, uint32_t(kinds[i]), std::min(e, columnEnd) - std::max(s, columnStart), true);
         while (e > columnEnd && px + 1 < widthPx) {
             ++px;
             columnStart = columnEnd;
             columnEnd = view.pixelStart(px + 1);
-            add(px, kinds[i], std::min(e, columnEnd) - columnStart, false);
+            add(px, uint32_t(kinds[i]), std::min(e, columnEnd) - columnStart, false);
         }
     }
     flush();

@@ -13,7 +13,8 @@ namespace {
 
 // max(duration, gap to the previous slice): a run of narrow slices continues through slice k
 // exactly while this is below the fold width.
-TimePs breakValue(const TimePs *start, const TimePs *duration, size_t k)
+template<typename Durations>
+TimePs breakValue(const TimePs *start, const Durations &duration, size_t k)
 {
     const TimePs gap = k > 0 ? start[k] - (start[k - 1] + duration[k - 1]) : 0;
     return std::max(duration[k], gap);
@@ -23,9 +24,12 @@ TimePs breakValue(const TimePs *start, const TimePs *duration, size_t k)
 
 RowIndex::RowIndex(const Row &row) : m_density(row)
 {
-    const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
-    size_t units = row.size();
+    row.duration.visit([&](auto duration) { build(row.start.data(), duration, row.size()); });
+}
+
+template<typename Durations>
+void RowIndex::build(const TimePs *start, const Durations &duration, size_t units)
+{
     while (units > 1 || (m_levels.empty() && units == 1)) {
         const size_t blocks = (units + kFanout - 1) / kFanout;
         std::vector<TimePs> level(blocks);
@@ -44,8 +48,15 @@ RowIndex::RowIndex(const Row &row) : m_density(row)
 
 size_t RowIndex::firstBreak(const Row &row, size_t from, size_t last, TimePs width) const
 {
-    const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
+    return row.duration.visit([&](auto duration) {
+        return firstBreakIn(row.start.data(), duration, row.size(), from, last, width);
+    });
+}
+
+template<typename Durations>
+size_t RowIndex::firstBreakIn(const TimePs *start, const Durations &duration, size_t n,
+                              size_t from, size_t last, TimePs width) const
+{
     // The rest of the leaf block holding `from`, slice by slice.
     size_t k = from;
     for (const size_t end = std::min(last, (k / kFanout + 1) * kFanout); k < end; ++k) {
@@ -85,7 +96,7 @@ size_t RowIndex::firstBreak(const Row &row, size_t from, size_t last, TimePs wid
         while (m_levels[level][u] < width)
             ++u;
     }
-    const size_t end = std::min(row.size(), (u + 1) * kFanout);
+    const size_t end = std::min(n, (u + 1) * kFanout);
     for (k = u * kFanout; k < end; ++k) {
         if (breakValue(start, duration, k) >= width)
             return std::min(k, last);

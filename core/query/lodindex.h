@@ -41,6 +41,12 @@ public:
     size_t memoryBytes() const;
 
 private:
+    template<typename Durations>
+    void build(const TimePs *start, const Durations &duration, size_t units);
+    template<typename Durations>
+    size_t firstBreakIn(const TimePs *start, const Durations &duration, size_t n, size_t from,
+                        size_t last, TimePs width) const;
+
     static constexpr size_t kFanout = 16;
     std::vector<std::vector<TimePs>> m_levels;
     DensityBins m_density;

@@ -153,19 +153,19 @@ bool cancelled(const SearchOptions &options)
 struct SideMatch
 {
     const std::vector<uint8_t> *strings = nullptr;   // per StringId: 1 when it names the op
-    std::array<const std::vector<int64_t> *, 2> columns{};
+    std::array<const PackedInts *, 2> columns{};
 };
 
 void scanRowWithSide(const Row &row, const uint8_t *table, const SideMatch &side,
                      const SearchOptions &options, Unit &unit)
 {
-    const uint32_t *kind = row.kind.data();
+    const PackedInts &kind = row.kind;
     const size_t n = row.size();
     const std::vector<uint8_t> &strings = *side.strings;
     auto hit = [&](size_t i) {
         if (table[kind[i]])
             return true;
-        for (const std::vector<int64_t> *column : side.columns) {
+        for (const PackedInts *column : side.columns) {
             if (column && !column->empty()) {
                 const int64_t v = (*column)[i];
                 if (v >= 0 && size_t(v) < strings.size() && strings[size_t(v)])
@@ -190,11 +190,10 @@ void scanRowWithSide(const Row &row, const uint8_t *table, const SideMatch &side
 
 // Scans one row. `single` is the only matching kind id when there is exactly one, which
 // turns the table lookup into a compare the compiler vectorises.
-void scanRow(const Row &row, const uint8_t *table, int64_t single, const SearchOptions &options,
-             Unit &unit)
+template<typename Kinds>
+void scanKinds(const Kinds &kind, size_t n, const uint8_t *table, int64_t single,
+               const SearchOptions &options, Unit &unit)
 {
-    const uint32_t *kind = row.kind.data();
-    const size_t n = row.size();
     for (size_t base = 0; base < n; base += kChunk) {
         if (cancelled(options))
             return;
@@ -203,7 +202,7 @@ void scanRow(const Row &row, const uint8_t *table, int64_t single, const SearchO
         if (single >= 0) {
             const auto id = uint32_t(single);
             for (size_t i = base; i < end; ++i)
-                found += kind[i] == id;
+                found += kind[i] == int64_t(id);
         } else {
             for (size_t i = base; i < end; ++i)
                 found += table[kind[i]];
@@ -216,6 +215,12 @@ void scanRow(const Row &row, const uint8_t *table, int64_t single, const SearchO
                 unit.hits.push_back(uint32_t(i));
         }
     }
+}
+
+void scanRow(const Row &row, const uint8_t *table, int64_t single, const SearchOptions &options,
+             Unit &unit)
+{
+    row.kind.visit([&](auto kind) { scanKinds(kind, row.size(), table, single, options, unit); });
 }
 
 } // namespace

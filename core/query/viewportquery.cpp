@@ -51,7 +51,7 @@ IndexRange overlappingRange(const Row &row, TimePs t0, TimePs t1)
     if (n == 0 || t1 <= t0)
         return {};
     const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
+    const PackedInts &duration = row.duration;
     // Ends and starts are both sorted in a Row, so "ends after t0, or is an instant at or
     // after t0" is false then true along the row.
     size_t lo = 0, hi = n;
@@ -72,47 +72,48 @@ void queryRow(const Row &row, const Viewport &view, std::vector<VisibleItem> &ou
     out.clear();
     if (!view.valid())
         return;
-    const auto [firstIndex, last] = overlappingRange(row, view.t0, view.t1);
+    const IndexRange range = overlappingRange(row, view.t0, view.t1);
+    const size_t firstIndex = range.first, last = range.last;
     const TimePs *start = row.start.data();
-    const TimePs *duration = row.duration.data();
-    const uint32_t *kind = row.kind.data();
-    const TimePs w = view.spanOfPixels(std::max(foldPx, 1));   // >= 1 ps
+    row.duration.visit([&](auto duration) {
+        const TimePs w = view.spanOfPixels(std::max(foldPx, 1));   // >= 1 ps
 
-    size_t i = firstIndex;
-    while (i < last) {
-        if (duration[i] >= w) {
-            out.push_back({start[i], duration[i], uint32_t(i), 1, kind[i]});
-            ++i;
-            continue;
-        }
-        const size_t first = i;
-        TimePs runEnd = start[i] + duration[i];
-        ++i;
-        if (index) {
-            i = index->firstBreak(row, i, last, w);
-            runEnd = start[i - 1] + duration[i - 1];
-        }
-        while (!index && i < last) {
-            // First slice ending at or after runEnd + w: the first one starting there, or the
-            // one just before it when that one already reaches it.
-            const TimePs reach = saturatingAdd(runEnd, w);
-            size_t j = gallop(i, last, [&](size_t k) { return start[k] >= reach; });
-            if (j > i && start[j - 1] + duration[j - 1] >= reach)
-                --j;
-            if (j > i) {
-                runEnd = start[j - 1] + duration[j - 1];
-                i = j;
-                if (i == last)
-                    break;
+        size_t i = firstIndex;
+        while (i < last) {
+            if (duration[i] >= w) {
+                out.push_back({start[i], duration[i], uint32_t(i), 1, uint32_t(row.kind[i])});
+                ++i;
+                continue;
             }
-            if (duration[i] >= w || start[i] - runEnd >= w)
-                break;
-            runEnd = start[i] + duration[i];
+            const size_t first = i;
+            TimePs runEnd = start[i] + duration[i];
             ++i;
+            if (index) {
+                i = index->firstBreak(row, i, last, w);
+                runEnd = start[i - 1] + duration[i - 1];
+            }
+            while (!index && i < last) {
+                // First slice ending at or after runEnd + w: the first one starting there, or the
+                // one just before it when that one already reaches it.
+                const TimePs reach = saturatingAdd(runEnd, w);
+                size_t j = gallop(i, last, [&](size_t k) { return start[k] >= reach; });
+                if (j > i && start[j - 1] + duration[j - 1] >= reach)
+                    --j;
+                if (j > i) {
+                    runEnd = start[j - 1] + duration[j - 1];
+                    i = j;
+                    if (i == last)
+                        break;
+                }
+                if (duration[i] >= w || start[i] - runEnd >= w)
+                    break;
+                runEnd = start[i] + duration[i];
+                ++i;
+            }
+            out.push_back({start[first], runEnd - start[first], uint32_t(first),
+                           uint32_t(i - first), uint32_t(row.kind[first])});
         }
-        out.push_back({start[first], runEnd - start[first], uint32_t(first), uint32_t(i - first),
-                       kind[first]});
-    }
+    });
 }
 
 void queryCounter(const CounterSeries &series, const Viewport &view,

@@ -78,8 +78,10 @@ void TestFlowIndex::matchesWalkOnRandomFlows()
     auto trace = traceWithSlices(kSlices);
     std::mt19937 random(7);
     std::uniform_int_distribution<uint32_t> pick(0, kSlices - 1);
+    std::vector<Flow> flows;
     for (uint64_t id = 0; id < 400; ++id)
-        trace->flows.push_back(flow(pick(random), pick(random), id));
+        flows.push_back(flow(pick(random), pick(random), id));
+    trace->flows = flows;
     const FlowIndex index(*trace);
     for (uint32_t i = 0; i < kSlices; ++i) {
         const SliceRef s{0, 0, i};

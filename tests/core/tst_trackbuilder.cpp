@@ -114,7 +114,7 @@ private slots:
         const Track &t = trace->tracks[0];
         QCOMPARE(t.rows.size(), size_t(3));
         QCOMPARE(t.rows[0].start, (std::vector<TimePs>{0, 100}));
-        QCOMPARE(t.rows[0].duration, (std::vector<TimePs>{100, 20}));
+        QCOMPARE(t.rows[0].duration.values(), (std::vector<TimePs>{100, 20}));
         QCOMPARE(t.rows[1].start, (std::vector<TimePs>{10, 30}));
         QCOMPARE(t.rows[2].start, (std::vector<TimePs>{40}));
     }
@@ -199,7 +199,7 @@ private slots:
             QVERIFY(row.args.empty());
             QCOMPARE(row.args.capacity(), size_t(0));
         }
-        QCOMPARE(t.rows[0].side[size_t(SideColumn::CorrelationId)].capacity(), size_t(0));
+        QCOMPARE(t.rows[0].side[size_t(SideColumn::CorrelationId)].memoryBytes(), size_t(0));
         QCOMPARE(t.rows[1].side[size_t(SideColumn::CorrelationId)].size(), size_t(1));
     }
 

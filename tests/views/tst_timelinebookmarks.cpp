@@ -31,10 +31,11 @@ core::TracePtr buildTrace()
     for (int i = 0; i < 100; ++i)
         b.trackBuilder(track).addSlice(i * 10 * kUs, 5 * kUs, op);
     core::TracePtr trace = b.build();
-    auto &flows = const_cast<core::Trace &>(*trace).flows;   // freshly built, not shared yet
+    std::vector<core::Flow> flows;
     const core::StringId fwd = 1, bwd = 2;   // any two distinct ids: only compared
     for (uint32_t i = 0; i < 25; ++i)
         flows.push_back({{track, 0, i}, {track, 0, i + 1}, i, i < 20 ? fwd : bwd});
+    const_cast<core::Trace &>(*trace).flows = flows;   // freshly built, not shared yet
     return trace;
 }
 

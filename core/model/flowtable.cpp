@@ -1,0 +1,40 @@
+#include "core/model/flowtable.h"
+
+namespace tracedesk::core {
+
+void FlowTable::assign(const std::vector<Flow> &flows)
+{
+    std::vector<int64_t> values(flows.size());
+    auto pack = [&](Column c, auto field) {
+        for (size_t i = 0; i < flows.size(); ++i)
+            values[i] = field(flows[i]);
+        m_columns[size_t(c)].assign(values);
+    };
+    pack(FromTrack, [](const Flow &f) { return int64_t(f.from.track); });
+    pack(FromRow, [](const Flow &f) { return int64_t(f.from.row); });
+    pack(FromIndex, [](const Flow &f) { return int64_t(f.from.index); });
+    pack(ToTrack, [](const Flow &f) { return int64_t(f.to.track); });
+    pack(ToRow, [](const Flow &f) { return int64_t(f.to.row); });
+    pack(ToIndex, [](const Flow &f) { return int64_t(f.to.index); });
+    pack(Id, [](const Flow &f) { return int64_t(f.id); });
+    pack(Category, [](const Flow &f) { return int64_t(f.category); });
+}
+
+std::vector<Flow> FlowTable::toVector() const
+{
+    std::vector<Flow> out;
+    out.reserve(size());
+    for (const Flow f : *this)
+        out.push_back(f);
+    return out;
+}
+
+size_t FlowTable::memoryBytes() const
+{
+    size_t bytes = 0;
+    for (const PackedInts &c : m_columns)
+        bytes += c.memoryBytes();
+    return bytes;
+}
+
+} // namespace tracedesk::core

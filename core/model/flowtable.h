@@ -1,0 +1,85 @@
+#pragma once
+
+// FlowTable: the trace's flows (arrows between slices), stored column by column in PackedInts.
+//
+// A flow is two slice addresses, an id and a category: 40 bytes as a struct, but track and row
+// numbers are small and indices, ids and categories span narrow ranges, so packed columns take
+// about 15 bytes per flow. Readers get Flow values: flows[i] or a range-for over the table.
+// Built once from a vector of Flow (builders collect, sort, then assign); immutable afterwards.
+
+#include "core/model/packedints.h"
+#include "core/model/types.h"
+
+#include <array>
+#include <initializer_list>
+#include <vector>
+
+namespace tracedesk::core {
+
+struct Flow
+{
+    SliceRef from;
+    SliceRef to;
+    uint64_t id = 0;
+    StringId category = kEmptyString;
+};
+
+class FlowTable
+{
+public:
+    enum Column { FromTrack, FromRow, FromIndex, ToTrack, ToRow, ToIndex, Id, Category, Count };
+
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Flow;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Flow;
+
+        const_iterator() = default;
+        const_iterator(const FlowTable *t, size_t i) : m_t(t), m_i(i) {}
+        Flow operator*() const { return (*m_t)[m_i]; }
+        const_iterator &operator++() { ++m_i; return *this; }
+        const_iterator operator++(int) { auto t = *this; ++m_i; return t; }
+        friend bool operator==(const_iterator a, const_iterator b) { return a.m_i == b.m_i; }
+
+    private:
+        const FlowTable *m_t = nullptr;
+        size_t m_i = 0;
+    };
+
+    FlowTable() = default;
+    FlowTable(const std::vector<Flow> &flows) { assign(flows); }
+    FlowTable(std::initializer_list<Flow> flows) { assign(std::vector<Flow>(flows)); }
+
+    void assign(const std::vector<Flow> &flows);
+    std::vector<Flow> toVector() const;
+
+    size_t size() const { return m_columns[FromTrack].size(); }
+    bool empty() const { return size() == 0; }
+    Flow operator[](size_t i) const
+    {
+        Flow f;
+        f.from = {uint32_t(m_columns[FromTrack][i]), uint32_t(m_columns[FromRow][i]),
+                  uint32_t(m_columns[FromIndex][i])};
+        f.to = {uint32_t(m_columns[ToTrack][i]), uint32_t(m_columns[ToRow][i]),
+                uint32_t(m_columns[ToIndex][i])};
+        f.id = uint64_t(m_columns[Id][i]);
+        f.category = StringId(m_columns[Category][i]);
+        return f;
+    }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+
+    // The store file reads and writes the columns as they are.
+    const PackedInts &column(Column c) const { return m_columns[size_t(c)]; }
+    PackedInts &mutableColumn(Column c) { return m_columns[size_t(c)]; }
+    size_t memoryBytes() const;
+
+private:
+    std::array<PackedInts, Count> m_columns;
+};
+
+} // namespace tracedesk::core

@@ -1,0 +1,158 @@
+#pragma once
+
+// PackedInts: an immutable column of int64 values stored in the narrowest width that holds them.
+//
+// Most per-slice columns span a small range (durations of a few microseconds, kind indices, step
+// ids, correlation ids that count up), so each column keeps `value - base` in 1, 2, 4 or 8 bytes,
+// where base is the column's smallest value. The all-ones pattern of the width stands for
+// kNoValue, so absent values cost nothing extra. This halves or quarters the store's memory
+// without changing what a reader sees: operator[] returns the original value.
+//
+// Hot loops call visit() once per column and get a typed view whose loads are plain loads.
+// Thread safety: immutable after construction; any number of readers.
+
+#include "core/model/types.h"
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <span>
+#include <vector>
+
+namespace tracedesk::core {
+
+class PackedInts
+{
+public:
+    // A typed view of the stored values: at(i) is the value (kNoValue not decoded; for columns
+    // that hold no kNoValue, such as durations and kinds), valueAt(i) decodes kNoValue too.
+    template<typename T>
+    struct View
+    {
+        const uint8_t *data;
+        int64_t base;
+
+        T raw(size_t i) const
+        {
+            T v;
+            std::memcpy(&v, data + i * sizeof(T), sizeof(T));
+            return v;
+        }
+        int64_t at(size_t i) const { return int64_t(uint64_t(base) + uint64_t(raw(i))); }
+        int64_t operator[](size_t i) const { return at(i); }
+        int64_t valueAt(size_t i) const
+        {
+            const T v = raw(i);
+            return v == T(~T(0)) ? kNoValue : int64_t(uint64_t(base) + uint64_t(v));
+        }
+    };
+
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = int64_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = int64_t;
+
+        const_iterator() = default;
+        const_iterator(const PackedInts *c, size_t i) : m_c(c), m_i(i) {}
+        int64_t operator*() const { return (*m_c)[m_i]; }
+        int64_t operator[](difference_type d) const { return (*m_c)[size_t(difference_type(m_i) + d)]; }
+        const_iterator &operator++() { ++m_i; return *this; }
+        const_iterator operator++(int) { auto t = *this; ++m_i; return t; }
+        const_iterator &operator--() { --m_i; return *this; }
+        const_iterator &operator+=(difference_type d) { m_i = size_t(difference_type(m_i) + d); return *this; }
+        const_iterator &operator-=(difference_type d) { return *this += -d; }
+        friend const_iterator operator+(const_iterator a, difference_type d) { return a += d; }
+        friend const_iterator operator-(const_iterator a, difference_type d) { return a -= d; }
+        friend difference_type operator-(const_iterator a, const_iterator b)
+        {
+            return difference_type(a.m_i) - difference_type(b.m_i);
+        }
+        friend bool operator==(const_iterator a, const_iterator b) { return a.m_i == b.m_i; }
+        friend auto operator<=>(const_iterator a, const_iterator b) { return a.m_i <=> b.m_i; }
+
+    private:
+        const PackedInts *m_c = nullptr;
+        size_t m_i = 0;
+    };
+
+    PackedInts() = default;
+    explicit PackedInts(std::span<const int64_t> values) { assign(values); }
+    PackedInts(std::initializer_list<int64_t> values)
+    {
+        assign(std::span<const int64_t>(values.begin(), values.size()));
+    }
+    template<typename T>
+    explicit PackedInts(const std::vector<T> &values)
+    {
+        std::vector<int64_t> wide(values.begin(), values.end());
+        assign(wide);
+    }
+
+    // Picks the narrowest width for `values` (kNoValue entries allowed).
+    void assign(std::span<const int64_t> values);
+    // Adopts stored bytes as written by a store file: width 1, 2, 4 or 8, bytes = size * width.
+    // Returns false when the layout does not add up.
+    bool adopt(uint8_t width, int64_t base, size_t size, std::vector<uint8_t> bytes);
+
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    unsigned width() const { return m_width; }
+    int64_t base() const { return m_base; }
+    const std::vector<uint8_t> &bytes() const { return m_bytes; }
+    // The store reader decompresses straight into this after setLayout().
+    std::vector<uint8_t> &mutableBytes() { return m_bytes; }
+    bool setLayout(uint8_t width, int64_t base, size_t size);
+
+    int64_t operator[](size_t i) const
+    {
+        switch (m_width) {
+        case 1: return view<uint8_t>().valueAt(i);
+        case 2: return view<uint16_t>().valueAt(i);
+        case 4: return view<uint32_t>().valueAt(i);
+        default: return view<uint64_t>().valueAt(i);
+        }
+    }
+    int64_t front() const { return (*this)[0]; }
+    int64_t back() const { return (*this)[m_size - 1]; }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, m_size}; }
+
+    // Calls f(View<T>) with the stored width's view; returns what f returns.
+    template<typename F>
+    decltype(auto) visit(F &&f) const
+    {
+        switch (m_width) {
+        case 1: return f(view<uint8_t>());
+        case 2: return f(view<uint16_t>());
+        case 4: return f(view<uint32_t>());
+        default: return f(view<uint64_t>());
+        }
+    }
+
+    // Every value moved by delta (kNoValue stays): the base moves, the bytes do not.
+    void offsetAll(int64_t delta) { m_base = int64_t(uint64_t(m_base) + uint64_t(delta)); }
+    std::vector<int64_t> values() const;
+    void clear();
+    size_t memoryBytes() const { return m_bytes.capacity(); }
+
+    friend bool operator==(const PackedInts &a, const PackedInts &b);
+
+private:
+    template<typename T>
+    View<T> view() const
+    {
+        return {m_bytes.data(), m_base};
+    }
+
+    std::vector<uint8_t> m_bytes;
+    size_t m_size = 0;
+    int64_t m_base = 0;
+    uint8_t m_width = 8;
+};
+
+} // namespace tracedesk::core

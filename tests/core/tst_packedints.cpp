@@ -1,0 +1,158 @@
+// PackedInts and FlowTable: every value comes back as it went in, at the narrowest width.
+
+#include "core/model/flowtable.h"
+#include "core/model/packedints.h"
+
+#include <QtTest>
+
+#include <limits>
+#include <random>
+
+using namespace tracedesk::core;
+
+class TestPackedInts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void widthFollowsTheRange_data();
+    void widthFollowsTheRange();
+    void randomColumnsRoundTrip();
+    void extremesRoundTrip();
+    void offsetMovesEveryValueButAbsent();
+    void viewMatchesIndexing();
+    void adoptChecksTheLayout();
+    void flowTableRoundTrips();
+};
+
+void TestPackedInts::widthFollowsTheRange_data()
+{
+    QTest::addColumn<qlonglong>("lo");
+    QTest::addColumn<qlonglong>("hi");
+    QTest::addColumn<uint>("width");
+    // The all-ones pattern is reserved for kNoValue, so a range of 255 needs two bytes.
+    QTest::newRow("one value") << 5LL << 5LL << 1u;
+    QTest::newRow("254 wide") << -100LL << 154LL << 1u;
+    QTest::newRow("255 wide") << 0LL << 255LL << 2u;
+    QTest::newRow("65534 wide") << 1000000LL << 1065534LL << 2u;
+    QTest::newRow("65535 wide") << 0LL << 65535LL << 4u;
+    QTest::newRow("2^32 - 2 wide") << 7LL << 7LL + 0xfffffffeLL << 4u;
+    QTest::newRow("2^32 - 1 wide") << 0LL << 0xffffffffLL << 8u;
+    QTest::newRow("negative") << -(1LL << 40) << -(1LL << 40) + 3 << 1u;
+}
+
+void TestPackedInts::widthFollowsTheRange()
+{
+    QFETCH(qlonglong, lo);
+    QFETCH(qlonglong, hi);
+    QFETCH(uint, width);
+    const PackedInts p{int64_t(lo), kNoValue, int64_t(hi), int64_t(lo)};
+    QCOMPARE(p.width(), width);
+    QCOMPARE(p.size(), size_t(4));
+    QCOMPARE(p[0], int64_t(lo));
+    QCOMPARE(p[1], kNoValue);
+    QCOMPARE(p[2], int64_t(hi));
+    QCOMPARE(p.bytes().size(), size_t(4 * width));
+}
+
+void TestPackedInts::randomColumnsRoundTrip()
+{
+    std::mt19937_64 random(11);
+    for (int round = 0; round < 400; ++round) {
+        const int64_t base = int64_t(random()) >> (random() % 64);
+        const uint64_t span = random() >> (random() % 64);
+        const size_t n = random() % 300;
+        std::vector<int64_t> values(n);
+        for (int64_t &v : values) {
+            if (random() % 7 == 0) {
+                v = kNoValue;
+                continue;
+            }
+            const uint64_t off = span == 0 ? 0 : random() % span;
+            v = int64_t(uint64_t(base) + off);
+            if (v == kNoValue)
+                v = kNoValue + 1;
+        }
+        const PackedInts p(values);
+        QCOMPARE(p.size(), n);
+        QCOMPARE(p.values(), values);
+        const std::vector<int64_t> iterated(p.begin(), p.end());
+        QCOMPARE(iterated, values);
+    }
+}
+
+void TestPackedInts::extremesRoundTrip()
+{
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    const std::vector<int64_t> values{kNoValue + 1, kMax, kNoValue, 0, -1};
+    const PackedInts p(values);
+    QCOMPARE(p.width(), 8u);
+    QCOMPARE(p.values(), values);
+    const PackedInts absent{kNoValue, kNoValue};
+    QCOMPARE(absent.values(), (std::vector<int64_t>{kNoValue, kNoValue}));
+    QVERIFY(PackedInts().empty());
+    QCOMPARE(PackedInts().memoryBytes(), size_t(0));
+}
+
+void TestPackedInts::offsetMovesEveryValueButAbsent()
+{
+    PackedInts p{3, kNoValue, 9, 4};
+    p.offsetAll(1000);
+    QCOMPARE(p.values(), (std::vector<int64_t>{1003, kNoValue, 1009, 1004}));
+    p.offsetAll(-2000);
+    QCOMPARE(p.values(), (std::vector<int64_t>{-997, kNoValue, -991, -996}));
+}
+
+void TestPackedInts::viewMatchesIndexing()
+{
+    for (int64_t span : {int64_t(10), int64_t(1000), int64_t(1) << 20, int64_t(1) << 40}) {
+        std::vector<int64_t> values;
+        for (int64_t i = 0; i < 100; ++i)
+            values.push_back(5 + i * span / 100);
+        const PackedInts p(values);
+        p.visit([&](auto view) {
+            for (size_t i = 0; i < values.size(); ++i) {
+                QCOMPARE(view[i], values[i]);
+                QCOMPARE(view.valueAt(i), values[i]);
+            }
+        });
+    }
+}
+
+void TestPackedInts::adoptChecksTheLayout()
+{
+    PackedInts p;
+    QVERIFY(!p.adopt(3, 0, 2, std::vector<uint8_t>(6)));            // no such width
+    QVERIFY(!p.adopt(2, 0, 2, std::vector<uint8_t>(5)));            // bytes != size * width
+    QVERIFY(p.adopt(2, 100, 2, std::vector<uint8_t>{1, 0, 0xff, 0xff}));
+    QCOMPARE(p.values(), (std::vector<int64_t>{101, kNoValue}));
+}
+
+void TestPackedInts::flowTableRoundTrips()
+{
+    std::mt19937_64 random(3);
+    std::vector<Flow> flows;
+    for (uint32_t i = 0; i < 1000; ++i) {
+        Flow f;
+        f.from = {uint32_t(random() % 40), uint32_t(random() % 3), uint32_t(random())};
+        f.to = {uint32_t(random() % 40), uint32_t(random() % 3), uint32_t(random() % 100000)};
+        f.id = i % 5 == 0 ? random() : i;
+        f.category = StringId(random() % 9);
+        flows.push_back(f);
+    }
+    const FlowTable table(flows);
+    QCOMPARE(table.size(), flows.size());
+    size_t k = 0;
+    for (const Flow f : table) {
+        const Flow &e = flows[k++];
+        QVERIFY(f.from == e.from && f.to == e.to);
+        QCOMPARE(f.id, e.id);
+        QCOMPARE(f.category, e.category);
+    }
+    QCOMPARE(k, flows.size());
+    // Small tracks, rows and categories take a byte each: far below the 40-byte struct.
+    QVERIFY(table.memoryBytes() < flows.size() * 30);
+}
+
+QTEST_APPLESS_MAIN(TestPackedInts)
+#include "tst_packedints.moc"

@@ -30,9 +30,11 @@ for step in "${steps[@]}"; do
     case $step in
     asan)
         timed "asan configure+build" bash -c 'cmake --preset asan >/dev/null && cmake --build --preset asan -j '"$jobs"
-        # The package check builds a .deb and is not about memory safety.
+        # The package check builds a .deb and is not about memory safety; the responsiveness
+        # test measures the event loop's gaps, which the sanitizers lengthen by design.
         timed "asan tests" xvfb-run -a -s "-screen 0 1600x1000x24" \
-            ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE packaging
+            ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE 'packaging|heavy'
+
         ;;
     fuzz)
         timed "fuzz" bash scripts/fuzz.sh build-asan "${FUZZ_SECONDS:-45}"

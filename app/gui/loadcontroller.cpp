@@ -1,5 +1,6 @@
 #include "app/gui/loadcontroller.h"
 
+#include "core/base/threadpriority.h"
 #include "core/io/traceloader.h"
 
 #include <algorithm>
@@ -61,6 +62,7 @@ void LoadController::start(const QString &path)
     job.control = control;
     job.thread = std::thread([this, generation, control, loader = m_loader, options = m_options,
                               file = path.toStdString()] {
+        core::lowerThisThreadPriority();
         core::Result<LoadedTrace> result = loader(file, control.get(), options);
         QMetaObject::invokeMethod(
             this, [this, generation, result = std::move(result)]() mutable {

@@ -16,6 +16,7 @@
 // receiver's thread and may use `this`.
 
 #include "core/base/cancel.h"
+#include "core/base/threadpriority.h"
 #include "views/common/guardedreceiver.h"
 #include "views/common/jobreaper.h"
 
@@ -65,6 +66,7 @@ public:
         const uint64_t generation = m_state->generation.load();
         std::thread thread([state = m_state, box = m_receiver, token, generation,
                             work = std::move(work), deliver = std::move(deliver)]() mutable {
+            core::lowerThisThreadPriority();
             std::optional<R> result = core::runCancellable(token.get(), [&]() -> R {
                 if constexpr (std::is_invocable_v<Work &, core::CancelToken>)
                     return work(token.get());

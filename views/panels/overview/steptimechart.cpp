@@ -74,11 +74,43 @@ QString StepTimeChart::hoverText(int step) const
     return text + tr("\nTotal: %1 ms").arg(total, 0, 'f', 3);
 }
 
+int StepTimeChart::barCount() const
+{
+    return (int(m_labels.size()) + m_perBar - 1) / m_perBar;
+}
+
+QString StepTimeChart::barText(int bar) const
+{
+    if (m_perBar == 1)
+        return hoverText(bar);
+    const int first = bar * m_perBar;
+    const int last = std::min(int(m_labels.size()), first + m_perBar) - 1;
+    if (bar < 0 || first > last)
+        return {};
+    const double n = double(last - first + 1);
+    QString text = tr("Steps %1 to %2 (%3 steps), mean per step")
+                       .arg(m_labels[first], m_labels[last])
+                       .arg(last - first + 1);
+    double total = 0;
+    for (size_t c = 0; c < m_values.size(); ++c) {
+        double sum = 0;
+        for (int s = first; s <= last; ++s)
+            sum += m_values[c][size_t(s)];
+        total += sum / n;
+        if (sum > 0)
+            text += QStringLiteral("\n%1: %2 ms")
+                        .arg(m_categories[int(c)])
+                        .arg(sum / n, 0, 'f', 3);
+    }
+    return text + tr("\nTotal: %1 ms").arg(total, 0, 'f', 3);
+}
+
 void StepTimeChart::clear()
 {
     m_labels.clear();
     m_categories.clear();
     m_values.clear();
+    m_perBar = 1;
     m_pending = true;
     showEmpty();
 }
@@ -100,20 +132,37 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
         setMinimumHeight(m_chartMinHeight);
         setMaximumHeight(QWIDGETSIZE_MAX);
     }
+    const int steps = int(stepLabels.size());
+    m_perBar = steps > kMaxBars ? (steps + kMaxBars - 1) / kMaxBars : 1;
+    const int bars = barCount();
+    QStringList barLabels;
+    for (int b = 0; b < bars; ++b) {
+        const int first = b * m_perBar, last = std::min(steps, first + m_perBar) - 1;
+        barLabels << (first == last ? stepLabels[first]
+                                    : QStringLiteral("%1–%2").arg(stepLabels[first],
+                                                                   stepLabels[last]));
+    }
     auto *chart = new QChart;
-    chart->setTitle(title);
+    chart->setTitle(m_perBar == 1 ? title
+                                  : tr("%1 (mean of every %2 steps)").arg(title).arg(m_perBar));
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto *series = new QStackedBarSeries;
     double maxTotal = 0;
-    std::vector<double> totals(size_t(stepLabels.size()), 0.0);
+    std::vector<double> totals(size_t(bars), 0.0);
     for (int c = 0; c < categories.size(); ++c) {
         const auto &column = values[size_t(c)];
         if (std::all_of(column.begin(), column.end(), [](double v) { return v <= 0; }))
             continue;   // empty categories only clutter the legend
         auto *set = new QBarSet(categories[c]);
-        for (size_t s = 0; s < column.size(); ++s) {
-            *set << column[s];
-            totals[s] += column[s];
+        for (int b = 0; b < bars; ++b) {
+            const size_t first = size_t(b) * size_t(m_perBar);
+            const size_t last = std::min(column.size(), first + size_t(m_perBar));
+            double sum = 0;
+            for (size_t s = first; s < last; ++s)
+                sum += column[s];
+            const double mean = last > first ? sum / double(last - first) : 0.0;
+            *set << mean;
+            totals[size_t(b)] += mean;
         }
         series->append(set);
     }
@@ -121,7 +170,7 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
         maxTotal = std::max(maxTotal, t);
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
-    x->append(stepLabels);
+    x->append(barLabels);
     x->setTitleText(tr("Step"));
     auto *y = new QValueAxis;
     y->setTitleText(tr("Milliseconds"));
@@ -131,15 +180,15 @@ void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels
     series->attachAxis(x);
     series->attachAxis(y);
     // Hundreds of steps: every k-th label, so the ones drawn do not overlap.
-    thinCategoryLabels(chart, series, x, stepLabels, kMaxStepLabels);
+    thinCategoryLabels(chart, series, x, barLabels, kMaxStepLabels);
     connect(series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet *) {
         if (on)
-            QToolTip::showText(QCursor::pos(), hoverText(index), this);
+            QToolTip::showText(QCursor::pos(), barText(index), this);
         else
             QToolTip::hideText();
     });
     connect(series, &QStackedBarSeries::clicked, this,
-            [this](int index, QBarSet *) { emit stepClicked(index); });
+            [this](int index, QBarSet *) { emit stepClicked(index * m_perBar); });
     replaceChart(this, chart);
 }
 

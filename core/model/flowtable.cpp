@@ -1,5 +1,7 @@
 #include "core/model/flowtable.h"
 
+#include <algorithm>
+
 namespace tracedesk::core {
 
 void FlowTable::assign(const std::vector<Flow> &flows)
@@ -26,6 +28,28 @@ std::vector<Flow> FlowTable::toVector() const
     out.reserve(size());
     for (const Flow f : *this)
         out.push_back(f);
+    return out;
+}
+
+std::vector<Flow> FlowTable::touching(SliceRef slice) const
+{
+    std::vector<size_t> candidates;
+    for (Column c : {FromTrack, ToTrack}) {
+        m_columns[size_t(c)].visit([&](auto tracks) {
+            for (size_t i = 0, n = size(); i < n; ++i) {
+                if (tracks[i] == int64_t(slice.track))
+                    candidates.push_back(i);
+            }
+        });
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    std::vector<Flow> out;
+    for (size_t i : candidates) {
+        const Flow f = (*this)[i];
+        if (f.from == slice || f.to == slice)
+            out.push_back(f);
+    }
     return out;
 }
 

@@ -73,6 +73,10 @@ public:
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
 
+    // Every flow from or to `slice`, in table order: a scan of the track columns first, so a
+    // walk of millions of flows takes milliseconds.
+    std::vector<Flow> touching(SliceRef slice) const;
+
     // The store file reads and writes the columns as they are.
     const PackedInts &column(Column c) const { return m_columns[size_t(c)]; }
     PackedInts &mutableColumn(Column c) { return m_columns[size_t(c)]; }

@@ -150,6 +150,19 @@ void TestPackedInts::flowTableRoundTrips()
         QCOMPARE(f.category, e.category);
     }
     QCOMPARE(k, flows.size());
+    // touching() finds what a walk of every flow finds.
+    for (const SliceRef s : {flows[17].from, flows[400].to, SliceRef{3, 1, 5}}) {
+        std::vector<Flow> walked;
+        for (const Flow &f : flows) {
+            if (f.from == s || f.to == s)
+                walked.push_back(f);
+        }
+        const std::vector<Flow> found = table.touching(s);
+        QCOMPARE(found.size(), walked.size());
+        for (size_t i = 0; i < found.size(); ++i)
+            QVERIFY(found[i].from == walked[i].from && found[i].to == walked[i].to
+                    && found[i].id == walked[i].id);
+    }
     // Small tracks, rows and categories take a byte each: far below the 40-byte struct.
     QVERIFY(table.memoryBytes() < flows.size() * 30);
 }

@@ -59,12 +59,7 @@ std::vector<core::Flow> FlowLookup::flowsOf(const core::TracePtr &trace, core::S
         return {};
     if (auto index = find(trace.get()))
         return index->flowsOf(*trace, slice);
-    std::vector<core::Flow> out;
-    for (const core::Flow &f : trace->flows) {
-        if (f.from == slice || f.to == slice)
-            out.push_back(f);
-    }
-    return out;
+    return trace->flows.touching(slice);
 }
 
 } // namespace tracedesk::views

@@ -5,8 +5,8 @@
 //
 // The index is owned here, next to the store and for as long as the store lives, so the views
 // need no new wiring; it is built once per store by prepare(), which the timeline's index job
-// runs on its worker after a load. Until it is ready a lookup walks the flow list, as every
-// lookup did before (a few seconds after loading a very large profile at most).
+// runs on its worker after a load. Until it is ready a lookup scans the flow table's track
+// columns (FlowTable::touching: milliseconds, even for millions of flows).
 //
 // Thread rules: any thread; prepare() on a worker (it sorts every flow), the rest anywhere.
 

@@ -16,7 +16,7 @@
 namespace tracedesk::cli {
 
 const char *const kMemoryProfileUsage =
-    "  memory-profile FILE|DIR [--json]\n"
+    "  memory-profile FILE|DIR [--json] [--rank N]\n"
     "      Allocator memory over time per host and allocator: peak (lifetime and in window),\n"
     "      capacity, fragmentation, and the allocations live at the peak. PyTorch (Kineto)\n"
     "      traces: per device (CPU, GPU0, ...) the [memory] record count and the peak allocated\n"
@@ -48,15 +48,21 @@ int runMemoryProfile(int argc, char **argv)
 {
     ParsedArgs args;
     std::string error;
-    if (!parseArgs(argc, argv, 2, {{"json", false}}, &args, &error) || args.positional.size() != 1)
+    if (!parseArgs(argc, argv, 2, {{"json", false}, {"rank", true}}, &args, &error)
+        || args.positional.size() != 1)
         return fail(error.empty() ? "memory-profile: expected one FILE" : error, kExitUsage);
     auto trace = load(args.positional[0]);
     if (!trace.ok())
         return fail(trace.message());
     if (isPyTorchTrace(*trace.value())) {
-        core::analysis::AnalysisCache cache(trace.value());
-        return printPyTorchMemoryProfile(cache, args.has("json"));
+        int code = kExitOk;
+        const auto ranked = pytorchRankAnalyses(
+            std::make_shared<core::analysis::AnalysisCache>(trace.value()), "memory-profile",
+            rankOption(args), args.has("json"), &code);
+        return ranked ? printPyTorchMemoryProfile(*ranked, args.has("json")) : code;
     }
+    if (args.has("rank"))
+        return fail("memory-profile: --rank applies to PyTorch (Kineto) traces only", kExitUsage);
     const auto set = core::analysis::computeMemoryProfiles(*trace.value());
     if (args.has("json")) {
         JsonOut json;

@@ -26,13 +26,15 @@ const char *const kOpProfileUsage =
     "      Device op profile: ops grouped by program and category with time, self time,\n"
     "      FLOPS and HBM bandwidth utilisation.";
 const char *const kOpStatsUsage =
-    "  op-stats FILE [--json] [--no-idle] [--group-by name|shapes|stack]\n"
+    "  op-stats FILE|DIR [--json] [--no-idle] [--group-by name|shapes|stack] [--rank N]\n"
     "      Framework op stats: one row per framework op on the device and on the host.\n"
     "      PyTorch (Kineto) traces: one row per operator (default), per operator and input\n"
     "      shapes, or per operator and call stack (--group-by), with host and device self and\n"
-    "      total time in us; --no-idle does not apply.";
+    "      total time in us; --no-idle does not apply. --rank N: rank N of a merged run of\n"
+    "      rank traces (a folder of them; default the first rank), also for overview,\n"
+    "      kernel-stats and memory-profile.";
 const char *const kKernelStatsUsage =
-    "  kernel-stats FILE [--json]\n"
+    "  kernel-stats FILE|DIR [--json] [--rank N]\n"
     "      GPU kernel stats per kernel, launch configuration and op. PyTorch (Kineto) traces\n"
     "      add the duration-weighted mean blocks per SM and est. achieved occupancy.\n"
     "      op-profile, op-stats and kernel-stats accept --timings: print each analysis's\n"
@@ -208,15 +210,23 @@ int runOpStats(int argc, char **argv)
     Loaded in;
     bool stop = false;
     const int rc = prepare(argc, argv, "op-stats", kOpStatsUsage,
-                           {{"no-idle", false}, {"group-by", true}}, &in, &stop);
+                           {{"no-idle", false}, {"group-by", true}, {"rank", true}}, &in,
+                           &stop);
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
     const std::string groupBy = in.args.value("group-by", "name");
     if (groupBy != "name" && groupBy != "shapes" && groupBy != "stack")
         return fail("op-stats: --group-by takes name, shapes or stack", kExitUsage);
-    if (isPyTorchTrace(*in.trace))
-        return printPyTorchOpStats(cache, groupBy, in.args.has("json"));
+    if (isPyTorchTrace(*in.trace)) {
+        int code = kExitOk;
+        const auto ranked = pytorchRankAnalyses(std::make_shared<AnalysisCache>(in.trace),
+                                                "op-stats", rankOption(in.args),
+                                                in.args.has("json"), &code);
+        return ranked ? printPyTorchOpStats(*ranked, groupBy, in.args.has("json")) : code;
+    }
+    if (in.args.has("rank"))
+        return fail("op-stats: --rank applies to PyTorch (Kineto) traces only", kExitUsage);
     if (in.args.has("group-by"))
         return fail("op-stats: --group-by applies to PyTorch (Kineto) traces only", kExitUsage);
     if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
@@ -262,12 +272,20 @@ int runKernelStats(int argc, char **argv)
 {
     Loaded in;
     bool stop = false;
-    const int rc = prepare(argc, argv, "kernel-stats", kKernelStatsUsage, {}, &in, &stop);
+    const int rc =
+        prepare(argc, argv, "kernel-stats", kKernelStatsUsage, {{"rank", true}}, &in, &stop);
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
-    if (isPyTorchTrace(*in.trace))
-        return printPyTorchKernelStats(cache, in.args.has("json"));
+    if (isPyTorchTrace(*in.trace)) {
+        int code = kExitOk;
+        const auto ranked = pytorchRankAnalyses(std::make_shared<AnalysisCache>(in.trace),
+                                                "kernel-stats", rankOption(in.args),
+                                                in.args.has("json"), &code);
+        return ranked ? printPyTorchKernelStats(*ranked, in.args.has("json")) : code;
+    }
+    if (in.args.has("rank"))
+        return fail("kernel-stats: --rank applies to PyTorch (Kineto) traces only", kExitUsage);
     const KernelStatsDb &db = opStats(cache)->kernelStats;
     if (in.args.has("json")) {
         JsonOut j;

@@ -7,11 +7,26 @@
 
 #include "core/analysis/analysiscache.h"
 
+#include <optional>
 #include <string>
 
 namespace tracedesk::cli {
 
+struct ParsedArgs;
+
 bool isPyTorchTrace(const core::Trace &trace);
+
+// The analyses of the rank `--rank N` names (`rank`: N as given, nullopt without the option):
+// rank N of a merged run of rank traces, else the first rank (core/analysis/pytorch/
+// rankanalyses.h). For a merged run the text reports (json false) first get a line saying
+// which rank they describe. When N is not a rank of the trace, prints the error and returns
+// nullptr with the exit code in *code.
+core::analysis::AnalysisCachePtr pytorchRankAnalyses(const core::analysis::AnalysisCachePtr &cache,
+                                                     const char *command,
+                                                     const std::optional<std::string> &rank,
+                                                     bool json, int *code);
+// The value of --rank, nullopt when not given.
+std::optional<std::string> rankOption(const ParsedArgs &args);
 
 // Each prints to stdout and returns the exit code.
 int printPyTorchOverview(core::analysis::AnalysisCache &cache, bool json);

@@ -9,13 +9,14 @@
 #include "core/legacy/legacytools.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace tracedesk::cli {
 
 using namespace core::analysis;
 
 const char *const kOverviewUsage =
-    "  overview FILE|DIR [--run NAME] [--json] [--no-cache]\n"
+    "  overview FILE|DIR [--run NAME] [--json] [--no-cache] [--rank N]\n"
     "      Step-time summary and breakdown, bottleneck classification and recommendation, top 10\n"
     "      device ops, run environment and diagnostics (XProf's overview page). PyTorch (Kineto)\n"
     "      traces get the PyTorch overview instead: per-step time breakdown (kernel, memcpy,\n"
@@ -28,12 +29,16 @@ const char *const kInputPipelineUsage =
 
 namespace {
 
-core::Result<AnalysisCachePtr> loadFor(const char *command, int argc, char **argv, bool *json, int *code)
+// `rank` (when given) takes the --rank option, which only the overview has.
+core::Result<AnalysisCachePtr> loadFor(const char *command, int argc, char **argv, bool *json,
+                                       int *code, std::optional<std::string> *rank = nullptr)
 {
     ParsedArgs args;
     std::string error;
-    const std::vector<OptionSpec> specs = {
+    std::vector<OptionSpec> specs = {
         {"run", true}, {"json", false}, {"no-cache", false}, {"help", false}};
+    if (rank)
+        specs.push_back({"rank", true});
     *code = kExitError;
     if (!parseArgs(argc, argv, 2, specs, &args, &error)) {
         *code = kExitUsage;
@@ -48,6 +53,8 @@ core::Result<AnalysisCachePtr> loadFor(const char *command, int argc, char **arg
         return core::Error{std::string(command) + ": expected exactly one FILE or DIR", false};
     }
     *json = args.has("json");
+    if (rank)
+        *rank = rankOption(args);
     auto trace = core::loadTrace(args.positional.front(), nullptr, loadOptionsFrom(args));
     if (!trace)
         return trace.error();
@@ -150,7 +157,8 @@ int runOverview(int argc, char **argv)
 {
     bool json = false;
     int code = kExitError;
-    auto cache = loadFor("overview", argc, argv, &json, &code);
+    std::optional<std::string> rank;
+    auto cache = loadFor("overview", argc, argv, &json, &code, &rank);
     if (!cache) {
         if (code == kExitOk) {
             std::printf("Usage:\n%s\n", kOverviewUsage);
@@ -158,8 +166,12 @@ int runOverview(int argc, char **argv)
         }
         return fail(cache.message(), code);
     }
-    if (isPyTorchTrace(cache.value()->trace()))
-        return printPyTorchOverview(*cache.value(), json);
+    if (isPyTorchTrace(cache.value()->trace())) {
+        const auto ranked = pytorchRankAnalyses(cache.value(), "overview", rank, json, &code);
+        return ranked ? printPyTorchOverview(*ranked, json) : code;
+    }
+    if (rank)
+        return fail("overview: --rank applies to PyTorch (Kineto) traces only", kExitUsage);
     const std::string framework = frameworkOf(cache.value()->trace());
     const auto page = overviewPage(*cache.value());
     const InputPipelineAnalysis &in = *page->input;

@@ -2,6 +2,7 @@
 
 #include "core/io/rankname.h"
 
+#include "core/analysis/distributed/collectiveargs.h"
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/devicekernels.h"
 #include "core/analysis/pytorch/intervals.h"
@@ -19,89 +20,16 @@ using namespace core::analysis::pytorch;
 
 namespace {
 
-std::string_view argText(const Trace &trace, const ArgValue &v)
-{
-    switch (v.type) {
-    case ArgType::String:
-    case ArgType::Bytes:
-        return v.s;
-    case ArgType::StringRef:
-        return trace.string(v.str);
-    default:
-        return {};
-    }
-}
-
-// Fills what `ref`'s args say about the collective; true when it named the collective.
-bool readCollectiveArgs(const Trace &trace, SliceRef ref, CollectiveRecord *out)
-{
-    bool named = false;
-    trace.forEachArg(ref, [&](const ArgValue &v) {
-        const std::string_view key = trace.string(v.key);
-        if (key == "Collective name") {
-            const std::string_view text = argText(trace, v);
-            if (!text.empty() && out->kind.empty()) {
-                out->kind = std::string(text);
-                named = true;
-            }
-        } else if (key == "In msg nelems" && out->inElements < 0) {
-            if (const int64_t n = v.asInt(); n != kNoValue)
-                out->inElements = n;
-        } else if (key == "Out msg nelems" && out->outElements < 0) {
-            if (const int64_t n = v.asInt(); n != kNoValue)
-                out->outElements = n;
-        } else if (key == "dtype" && out->dtype.empty()) {
-            out->dtype = std::string(argText(trace, v));
-        }
-    });
-    return named;
-}
-
-// The CPU op a communication kernel belongs to: record_param_comms first (it carries the
-// collective's args), else any node with the External id.
-const KinetoNode *collectiveNode(const Trace &trace, const KinetoIndex &index, int64_t externalId)
-{
-    if (externalId == kNoValue)
-        return nullptr;
-    const KinetoNode *any = nullptr;
-    for (uint32_t n : index.nodesForExternalId(externalId)) {
-        const KinetoNode &node = index.nodes[n];
-        if (trace.name(node.ref) == "record_param_comms")
-            return &node;
-        if (!any)
-            any = &node;
-    }
-    return any;
-}
-
 CollectiveRecord makeCollective(const Trace &trace, const KinetoIndex &index,
                                 const KinetoActivity &act)
 {
     CollectiveRecord c;
-    const std::string_view name = trace.name(act.ref);
-    c.name = std::string(kernelBaseName(name));
+    c.name = std::string(kernelBaseName(trace.name(act.ref)));
     c.start = act.start;
     c.end = act.end;
     c.ref = act.ref;
-    readCollectiveArgs(trace, act.ref, &c);
-    int64_t externalId = act.externalId;
-    if (externalId == kNoValue && act.runtime != kNoIndex)
-        externalId = index.runtimes[act.runtime].externalId;
-    if (const KinetoNode *node = collectiveNode(trace, index, externalId))
-        readCollectiveArgs(trace, node->ref, &c);
-    if (c.kind.empty())
-        c.kind = collectiveKindFromName(name);
-    if (const int64_t size = dtypeBytes(c.dtype); size > 0 && c.inElements >= 0)
-        c.bytes = c.inElements * size;
+    describeCollective(trace, index, act, &c);
     return c;
-}
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (char &ch : out)
-        ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return out;
 }
 
 // A communication op of a device line (no PyTorch records): its name is all it says.

@@ -16,10 +16,10 @@
 //   idle = (last kernel end - first kernel start) - |union of all kernels|;
 // - step count = the kept steps of pytorchsteps.h; per step (its adjusted [start, end)) the
 //   same algebra clipped to the step, idle = step time - |union of all kernels in the step|;
-// - one CollectiveRecord per communication kernel, by (start, end). Its kind is the kernel's
-//   "Collective name" arg, else that of the CPU op it was launched from (External id, directly
-//   or through its launch's), else the word in the kernel name; sizes from "In msg nelems",
-//   "Out msg nelems" and "dtype" on the kernel, else on that CPU op (record_param_comms).
+// - one CollectiveRecord per communication kernel, by (start, end). Its kind, element counts,
+//   dtype and bytes come from the kernel's args, else from the CPU ops it was launched from
+//   (record_param_comms, `nccl:` annotations), else its kind from the word in the kernel name
+//   (collectiveargs.h says where each field is looked for).
 // - rank: trace.info.run.distributed.rank when present, else the file name (rankFromFileName),
 //   else the caller's fallback; a guess is flagged (rankGuessed) and warned about.
 //
@@ -43,10 +43,10 @@ struct CollectiveRecord
     std::string kind;           // "allreduce", "AllReduce", "SendRecv", ...
     TimePs start = 0;           // on the rank's own clock
     TimePs end = 0;
-    int64_t inElements = -1;    // "In msg nelems", -1 when absent
+    int64_t inElements = -1;    // "In msg nelems" (or the inputs' element count), -1 if absent
     int64_t outElements = -1;   // "Out msg nelems"
-    std::string dtype;          // empty when absent
-    int64_t bytes = -1;         // inElements x dtype size, -1 when either is unknown
+    std::string dtype;          // as written ("Float", "c10::Half"), empty when absent
+    int64_t bytes = -1;         // the message size (collectiveargs.h), -1 when unknown
     SliceRef ref;               // the kernel in the summarised store (valid while it lives)
 };
 

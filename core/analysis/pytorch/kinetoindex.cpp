@@ -74,18 +74,41 @@ uint32_t KinetoIndex::threadOfTrack(uint32_t track) const
     return it == threadByTrack.end() ? kNoIndex : it->second;
 }
 
+uint32_t kinetoSectionCount(const Trace &trace)
+{
+    const size_t hosts = trace.info.hosts.size();
+    return trace.info.format == "chrome-json" && hosts >= 2 ? uint32_t(hosts) : 1;
+}
+
+uint32_t kinetoRankCount(const Trace &trace)
+{
+    const uint32_t sections = kinetoSectionCount(trace);
+    const int64_t world = trace.info.run.distributed.worldSize;
+    return sections >= 2 && world > int64_t(sections) && world <= int64_t(UINT32_MAX)
+               ? uint32_t(world)
+               : sections;
+}
+
 KinetoScope kinetoScope(const Trace &trace)
 {
+    return kinetoScope(trace, 0);
+}
+
+KinetoScope kinetoScope(const Trace &trace, uint32_t section)
+{
     KinetoScope scope;
-    const std::vector<std::string> &hosts = trace.info.hosts;
-    if (trace.info.format != "chrome-json" || hosts.size() < 2)
+    const uint32_t count = kinetoSectionCount(trace);
+    if (count < 2)
         return scope;
-    StringId first = kEmptyString;
-    if (!trace.strings.find(hosts.front(), &first))
+    section = std::min(section, count - 1);
+    const std::string &host = trace.info.hosts[section];
+    StringId id = kEmptyString;
+    if (!trace.strings.find(host, &id))
         return scope;
     scope.wholeTrace = false;
-    scope.host = first;
-    scope.scopeLabel = hosts.front() + " of " + std::to_string(hosts.size());
+    scope.host = id;
+    scope.section = section;
+    scope.scopeLabel = host + " of " + std::to_string(kinetoRankCount(trace));
     return scope;
 }
 
@@ -243,7 +266,11 @@ KinetoIndex buildKinetoIndex(const Trace &trace, const KinetoScope &scope)
 
 std::shared_ptr<const KinetoIndex> kinetoIndex(AnalysisCache &cache)
 {
-    return cache.get<KinetoIndex>([](AnalysisCache &c) { return buildKinetoIndex(c.trace()); });
+    return cache.get<KinetoIndex>([](AnalysisCache &c) {
+        const auto scope =
+            c.get<KinetoScope>([](AnalysisCache &d) { return kinetoScope(d.trace()); });
+        return buildKinetoIndex(c.trace(), *scope);
+    });
 }
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -85,19 +85,30 @@ struct KinetoThread
 
 // The planes the PyTorch views read. A run of several ranks merged into one trace (rank
 // sections, LoadInfo::hosts) is several processes whose correlation ids, steps and allocators
-// are each their own: the views cover the first rank, and `scopeLabel` says which.
+// are each their own: the views cover one rank section at a time, the first unless one is
+// picked (kinetoScope(trace, section), rankanalyses.h), and `scopeLabel` says which.
 struct KinetoScope
 {
     bool wholeTrace = true;
     StringId host = kEmptyString;   // the rank's plane host when !wholeTrace
-    std::string scopeLabel;         // e.g. "rank 0 of 8"; empty for a single-process trace
+    uint32_t section = 0;           // its index in trace.info.hosts when !wholeTrace
+    std::string scopeLabel;         // e.g. "rank 3 of 8"; empty for a single-process trace
 
     bool includes(const Trace &trace, uint32_t plane) const
     {
         return wholeTrace || trace.planes[plane].host == host;
     }
 };
+// The rank sections a PyTorch view can pick from: trace.info.hosts.size() for a merged run of
+// several Kineto rank traces, else 1 (the whole trace is one process).
+uint32_t kinetoSectionCount(const Trace &trace);
+// The run's rank count for "rank k of N": its world size when the trace holds only some of its
+// ranks (a run opened with a rank choice), else the sections.
+uint32_t kinetoRankCount(const Trace &trace);
+// The first rank section (the whole trace when it is not a merged run).
 KinetoScope kinetoScope(const Trace &trace);
+// Rank section `section` of a merged run (clamped to the last one); the whole trace otherwise.
+KinetoScope kinetoScope(const Trace &trace, uint32_t section);
 
 struct KinetoIndex
 {
@@ -136,6 +147,8 @@ bool isProfilerStepName(std::string_view name);
 KinetoIndex buildKinetoIndex(const Trace &trace);
 // The index of the planes `scope` includes (one rank of a merged run, for the distributed view).
 KinetoIndex buildKinetoIndex(const Trace &trace, const KinetoScope &scope);
+// The cache's index: of the KinetoScope put into the cache (a rank's analyses, rankanalyses.h),
+// else of kinetoScope(trace).
 std::shared_ptr<const KinetoIndex> kinetoIndex(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -220,7 +220,8 @@ PyTorchMemory computePyTorchMemory(const Trace &trace, const OperatorTree &tree)
     // Device key: (Device Type, Device Id), CPU ids folded to one device.
     std::map<std::pair<int64_t, int64_t>, uint32_t> deviceOf;
     std::vector<Record> records;
-    const KinetoScope scope = kinetoScope(trace);
+    // The planes the tree was built over (one rank of a merged run).
+    const KinetoScope &scope = tree.index->scope;
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
         checkCancelled();
         const Track &track = trace.tracks[t];

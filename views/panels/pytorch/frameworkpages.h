@@ -5,6 +5,12 @@
 // of one stack filling the panel; route() picks the page from the trace's framework and hands
 // the cache to that page only, so the other page clears and never computes.
 //
+// A merged run of several ranks: the PyTorch views describe one rank at a time, so the PyTorch
+// page gets a rank chooser ("rank 3 of 8") above it, shown only for such a run. Picking a rank
+// hands the page that rank's analyses (core/analysis/pytorch/rankanalyses.h), which it computes
+// on its worker as for any trace. The pick is a PyTorchRankChoice, the page's own or one shared
+// by all panels (setRankChoice). A NotApplicableView page gets no chooser.
+//
 // NotApplicableView is the PyTorch page of a panel whose analysis has no PyTorch meaning: one
 // line saying why, and where to look instead. It shows no chart.
 //
@@ -16,9 +22,12 @@
 
 #include <functional>
 
+class QComboBox;
 class QLabel;
 
 namespace tracedesk::views {
+
+class PyTorchRankChoice;
 
 // True for traces the Kineto reader loaded (RunMetadata::framework == "pytorch").
 bool isPyTorchTrace(const core::Trace &trace);
@@ -38,12 +47,26 @@ public:
     // Shows the page for `cache`'s trace. Returns the cache for the classic page: `cache`
     // itself, or nullptr when the PyTorch page took it.
     core::analysis::AnalysisCachePtr route(core::analysis::AnalysisCachePtr cache);
-    bool showsPyTorch() const { return currentWidget() == m_pytorch; }
+    bool showsPyTorch() const { return currentWidget() == m_pytorchPage; }
+
+    // Follows `choice` (kept by the caller, outliving this) instead of the page's own.
+    void setRankChoice(PyTorchRankChoice *choice);
+    PyTorchRankChoice *rankChoice() const { return m_choice; }
+    // The rank chooser, nullptr for a NotApplicableView page. Visible only for a merged run.
+    QComboBox *rankChooser() const { return m_chooser; }
 
 private:
+    void showRanks();
+    void onChosen(const core::analysis::AnalysisCache *cache, uint32_t section);
+
     QWidget *m_classic;
     QWidget *m_pytorch;
+    QWidget *m_pytorchPage; // m_pytorch, or the box holding the rank bar above it
     Feed m_feed;
+    core::analysis::AnalysisCachePtr m_cache; // the PyTorch page's trace, nullptr otherwise
+    PyTorchRankChoice *m_choice = nullptr;
+    QWidget *m_rankBar = nullptr;
+    QComboBox *m_chooser = nullptr;
 };
 
 class NotApplicableView : public QWidget

@@ -127,8 +127,6 @@ void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
 {
     m_compute.cancel();
     m_cache = std::move(cache);
-    m_scopeLabel = m_cache ? core::analysis::pytorch::kinetoScope(m_cache->trace()).scopeLabel
-                           : std::string();
     m_result = {};
     clear();
     if (!m_cache) {
@@ -137,7 +135,13 @@ void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
     }
     m_status->setText(tr("Computing the PyTorch overview..."));
     AnalysisCachePtr c = m_cache;
-    m_compute.start([c] { return Result{pytorchOverview(*c), pytorchSteps(*c)}; });
+    m_compute.start([c] {
+        const KinetoScope scope = kinetoIndex(*c)->scope;
+        const std::vector<std::string> &hosts = c->trace().info.hosts;
+        const bool ranked = !scope.wholeTrace && scope.section < hosts.size();
+        const std::string host = ranked ? hosts[scope.section] : std::string();
+        return Result{pytorchOverview(*c), pytorchSteps(*c), scope.scopeLabel, host};
+    });
 }
 
 void PyTorchOverviewView::showResult(Result result)
@@ -167,11 +171,9 @@ void PyTorchOverviewView::show(const Result &result)
     const PyTorchSteps &steps = *result.steps;
     QString status = tr("PyTorch profile, %n step(s)", nullptr, int(o.steps.size()));
     // A merged run of several ranks: the PyTorch views describe one rank's process.
-    const std::string &scope = m_scopeLabel;
-    if (!scope.empty())
-        status = tr("PyTorch profile of %1 (the panels show the first rank of this run), %n "
-                    "step(s)", nullptr, int(o.steps.size()))
-                     .arg(QString::fromStdString(scope));
+    if (!result.scopeLabel.empty())
+        status = tr("PyTorch profile of %1, %n step(s)", nullptr, int(o.steps.size()))
+                     .arg(QString::fromStdString(result.scopeLabel));
     if (steps.fromMarkers && steps.trimmedSteps > 0)
         status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
                      "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);
@@ -202,7 +204,7 @@ void PyTorchOverviewView::show(const Result &result)
         s += QStringLiteral("</table>");
     }
     m_summary->setText(s);
-    m_environment->setText(environment(o));
+    m_environment->setText(environment(o, result.scopeHost));
 
     // GPU summary, one row per device that ran kernels.
     if (o.gpus.empty()) {
@@ -269,7 +271,8 @@ void PyTorchOverviewView::show(const Result &result)
                               + 2 * m_table->frameWidth() + 4);
 }
 
-QString PyTorchOverviewView::environment(const PyTorchOverview &o) const
+QString PyTorchOverviewView::environment(const PyTorchOverview &o,
+                                         const std::string &scopeHost) const
 {
     const core::RunMetadata &run = m_cache->trace().info.run;
     QString e = tr("Framework: PyTorch (Kineto trace)<br>Device type: %1")
@@ -295,10 +298,12 @@ QString PyTorchOverviewView::environment(const PyTorchOverview &o) const
                               : QStringLiteral(" (%1)").arg(facts.join(QStringLiteral(", "))));
         }
     }
+    // A merged run keeps the first rank's metadata: the rank shown is the picked section's.
     if (run.distributed.present) {
-        e += tr("<br>Distributed: rank %1 of world size %2")
-                 .arg(run.distributed.rank < 0 ? notAvailable()
-                                               : QString::number(run.distributed.rank))
+        e += tr("<br>Distributed: %1 of world size %2")
+                 .arg(!scopeHost.empty()            ? escaped(scopeHost)
+                      : run.distributed.rank < 0    ? tr("rank %1").arg(notAvailable())
+                                                    : tr("rank %1").arg(run.distributed.rank))
                  .arg(run.distributed.worldSize > 0 ? QString::number(run.distributed.worldSize)
                                                     : notAvailable());
         if (!run.distributed.backend.empty())

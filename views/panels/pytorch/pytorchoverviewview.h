@@ -54,14 +54,16 @@ private:
     {
         std::shared_ptr<const core::analysis::pytorch::PyTorchOverview> overview;
         std::shared_ptr<const core::analysis::pytorch::PyTorchSteps> steps;
+        std::string scopeLabel; // "rank 3 of 8" for a merged rank run, else empty
+        std::string scopeHost;  // "rank 3" for a merged rank run, else empty
     };
     void showResult(Result result);
     void show(const Result &result);
     void clear();
-    QString environment(const core::analysis::pytorch::PyTorchOverview &o) const;
+    QString environment(const core::analysis::pytorch::PyTorchOverview &o,
+                        const std::string &scopeHost) const;
 
     core::analysis::AnalysisCachePtr m_cache;
-    std::string m_scopeLabel;   // "rank 0 of 8" for a merged rank run
     Result m_result;
     PanelCompute<Result> m_compute{this, &PyTorchOverviewView::showResult};
     QLabel *m_status = nullptr;

@@ -1,8 +1,10 @@
 #include "commands.h"
+#include "distributedtext.h"
 #include "jsonout.h"
 #include "options.h"
 
 #include "core/analysis/distributed/distributedsummary.h"
+#include "core/io/runranks.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,7 +16,7 @@ using namespace core::analysis::distributed;
 
 const char *const kDistributedUsage =
     "  distributed DIR|FILES... [--json] [--jobs N] [--limit N] [--no-cache]\n"
-    "              [--memory-limit BYTES] [--align-step N]\n"
+    "              [--memory-limit BYTES] [--align-step N] [--ranks LIST]\n"
     "      Distributed summary of a run of PyTorch profiler rank traces (one file per rank;\n"
     "      DIR = every *.json, *.json.gz, *.json.zst in it, e.g. *.pt.trace.json.gz). Ranks load\n"
     "      one at a time (--jobs N: N at once), so a run larger than memory completes. Per\n"
@@ -32,9 +34,14 @@ const char *const kDistributedUsage =
     "      earliest rank's does (when the ranks' clocks disagree).\n"
     "      An XSpace run folder (*.xplane.pb, one host each) is summarised the same way, one\n"
     "      rank per host (communication ops by name: nccl, all-reduce, all-gather, ...).\n"
-    "      --limit: collectives in the text table\n"
-    "      (default 20). --memory-limit: the memory one rank's load may take (BYTES may end in\n"
-    "      k or M = 10^3, 10^6; default: what the machine has available).";
+    "      Without --json: tables of the ranks, of every rank's steps, of the collectives\n"
+    "      (--limit N of them, default 20) and of the collective stats per name (sizes from the\n"
+    "      kernels' collective args, else record_param_comms or the nccl: annotation that\n"
+    "      launched them), then the stragglers. --memory-limit: the memory one rank's load\n"
+    "      may take (BYTES may end in k or M = 10^3, 10^6; default: what the machine has\n"
+    "      available). --ranks LIST: summarise only these ranks (e.g. 0-3,17; a rank is its\n"
+    "      distributedInfo rank, else the one in the file name, else the file's position);\n"
+    "      default: every rank.";
 
 namespace {
 
@@ -161,47 +168,6 @@ void printJson(const DistributedSummary &d)
     std::printf("%s\n", j.text().c_str());
 }
 
-void printText(const DistributedSummary &d, size_t limit)
-{
-    size_t matched = 0;
-    for (const MatchedCollective &c : d.collectives)
-        matched += c.ranks.size() == d.ranks.size() ? 1 : 0;
-    std::printf("Distributed run: %zu rank(s), %zu collective(s), %zu on every rank\n",
-                d.ranks.size(), d.collectives.size(), matched);
-    std::printf("\n%5s %5s %8s %6s %14s %14s %14s %14s %14s  %s\n", "rank", "steps", "kernels",
-                "comm", "compute us", "comm us", "overlap us", "exposed us", "idle us", "file");
-    for (const RankSummary &r : d.ranks) {
-        std::printf("%5lld %5u %8llu %6llu %14.3f %14.3f %14.3f %14.3f %14.3f  %s%s\n",
-                    (long long)r.rank, r.stepCount, (unsigned long long)r.kernelCount,
-                    (unsigned long long)r.communicationKernelCount, us(r.computation),
-                    us(r.communication), us(r.overlap), us(r.exposedCommunication), us(r.idle),
-                    r.file.c_str(), r.rankGuessed ? " (rank guessed)" : "");
-    }
-    if (!d.collectives.empty()) {
-        std::printf("\nCollectives (first %zu of %zu, in start order)\n", std::min(limit, d.collectives.size()),
-                    d.collectives.size());
-        std::printf("%6s %5s %14s %14s %5s %14s  %s\n", "index", "ranks", "start spread",
-                    "end spread", "last", "waiting us", "name");
-        for (size_t i = 0; i < d.collectives.size() && i < limit; ++i) {
-            const MatchedCollective &c = d.collectives[i];
-            std::printf("%6zu %5zu %14.3f %14.3f %5lld %14.3f  %s #%zu\n", c.index,
-                        c.ranks.size(), us(c.startSpread), us(c.endSpread),
-                        (long long)c.lastRank, us(c.waitingCaused), c.name.c_str(),
-                        c.occurrence);
-        }
-    }
-    std::printf("\nStragglers (waiting caused)\n%5s %16s %10s\n", "rank", "waiting us",
-                "last in");
-    for (const Straggler &s : d.stragglers) {
-        std::printf("%5lld %16.3f %10zu\n", (long long)s.rank, us(s.waitingCaused),
-                    s.collectivesLast);
-    }
-    for (const RankError &e : d.errors)
-        std::printf("error: %s: %s\n", e.file.c_str(), e.message.c_str());
-    for (const std::string &w : d.warnings)
-        std::printf("warning: %s\n", w.c_str());
-}
-
 } // namespace
 
 int runDistributed(int argc, char **argv)
@@ -211,7 +177,7 @@ int runDistributed(int argc, char **argv)
     const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true},
                                            {"limit", true}, {"no-cache", false},
                                            {"help", false}, {"memory-limit", true},
-                                           {"align-step", true}};
+                                           {"align-step", true}, {"ranks", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("distributed: " + error, kExitUsage);
     if (args.has("help")) {
@@ -237,6 +203,16 @@ int runDistributed(int argc, char **argv)
             return fail("distributed: --memory-limit wants a byte count, e.g. 512M", kExitUsage);
         load.memoryLimitBytes = bytes;
     }
+    if (args.has("ranks")) {
+        auto ranks = core::parseRankList(args.value("ranks"));
+        if (!ranks)
+            return fail("distributed: --ranks: " + ranks.message(), kExitUsage);
+        const std::string run = args.positional.size() == 1 ? args.positional.front()
+                                                            : std::string("the files given");
+        if (auto picked = core::selectRanks(core::runFiles(files), ranks.value(), run); !picked)
+            return fail("distributed: " + picked.message());
+        load.ranks = ranks.value();
+    }
     SummarizeOptions summarize;
     summarize.parallel = unsigned(jobs);
     if (args.has("align-step")) {
@@ -248,7 +224,7 @@ int runDistributed(int argc, char **argv)
     if (args.has("json"))
         printJson(summary);
     else
-        printText(summary, size_t(limit));
+        printDistributedText(summary, size_t(limit));
     if (summary.ranks.empty())
         return fail("distributed: no rank could be summarised");
     return kExitOk;

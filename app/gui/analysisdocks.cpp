@@ -1,5 +1,6 @@
 #include "app/gui/analysisdocks.h"
 
+#include "core/analysis/distributed/runview.h"
 #include "core/analysis/opmetrics.h"
 #include "core/legacy/legacytools.h"
 #include "core/query/search.h"
@@ -15,6 +16,7 @@
 #include "views/panels/podviewer/podviewerpanel.h"
 #include "views/panels/pytorch/frameworkpages.h"
 #include "views/panels/pytorch/pytorchoplinks.h"
+#include "views/panels/pytorch/rankchoice.h"
 #include "views/panels/tfdata/tfdatapanel.h"
 #include "views/query/querypanel.h"
 #include "views/pivot/pivotpanel.h"
@@ -33,6 +35,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     , m_window(window)
     , m_timeline(timeline)
     , m_pytorchOps(new views::PyTorchOpLinker(this))
+    , m_pytorchRank(new views::PyTorchRankChoice(this))
 {
     connect(m_pytorchOps, &views::PyTorchOpLinker::found, this,
             [this](const views::TimelineState::Highlights &found) {
@@ -60,6 +63,8 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     // the layout is restored from the saved window state.
     for (size_t i = 1; i < m_docks.size(); ++i)
         m_window->tabifyDockWidget(m_docks.front(), m_docks[i]);
+    for (views::FrameworkPages *pages : m_window->findChildren<views::FrameworkPages *>())
+        pages->setRankChoice(m_pytorchRank);
     m_docks.front()->raise();
 }
 
@@ -102,6 +107,8 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::rangeActivated, this, &AnalysisDocks::showRange);
     if constexpr (requires { &Panel::alignRequested; })
         connect(panel, &Panel::alignRequested, this, &AnalysisDocks::alignRequested);
+    if constexpr (requires { &Panel::ranksRequested; })
+        connect(panel, &Panel::ranksRequested, this, &AnalysisDocks::ranksRequested);
     if constexpr (requires { &Panel::sliceActivated; })
         connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
     return panel;
@@ -128,6 +135,31 @@ void AnalysisDocks::setTrace(core::TracePtr trace)
     }
     for (PanelSlot &p : m_panels)
         deliver(p);
+}
+
+void AnalysisDocks::setRunSource(const QStringList &paths, const core::LoadOptions &options)
+{
+    auto *distributed = qobject_cast<views::DistributedPanel *>(
+        panel(QStringLiteral("DistributedDock")));
+    if (!distributed)
+        return;
+    std::vector<std::string> files;
+    for (const QString &p : paths)
+        files.push_back(p.toStdString());
+    if (files.empty()) {
+        distributed->setRunSummarizer({});
+        return;
+    }
+    // Shared by every load of this window: showing other ranks of the same run reuses its
+    // summary (the memo checks the files' identity and the step alignment).
+    if (!m_runMemo)
+        m_runMemo = std::make_shared<core::analysis::distributed::RunSummaryMemo>();
+    distributed->setRunSummarizer([files, options, memo = m_runMemo](
+                                      const core::Trace &trace,
+                                      std::function<void(size_t, size_t)> progress) {
+        return core::analysis::distributed::summarizeRunView(trace, files, nullptr, options,
+                                                              std::move(progress), memo.get());
+    });
 }
 
 void AnalysisDocks::deliver(PanelSlot &p)
@@ -164,7 +196,8 @@ void AnalysisDocks::showOp(const QString &name)
     // A PyTorch operator launches its kernels through runtime calls, so no name search finds
     // them: the operator tree links them (also a worker's job).
     if (views::isPyTorchTrace(m_cache)) {
-        m_pytorchOps->show(m_cache, name, views::TimelineWidget::kMaxOpOccurrences);
+        m_pytorchOps->show(m_pytorchRank->analyses(m_cache), name,
+                           views::TimelineWidget::kMaxOpOccurrences);
         return;
     }
     // A framework op on a device often appears on the events only through the HLO ops it was

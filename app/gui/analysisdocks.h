@@ -6,13 +6,18 @@
 // the timeline: activating an op in a panel outlines its occurrences on the timeline and lists
 // them in the details pane; a point in time (a step, a memory event) brings that time into view
 // and marks it; a worker in the pod viewer (a rank in the distributed panel) opens that host's
-// sections; a collective or step of a run is shown with every rank's instance outlined.
+// sections; a collective or step of a run is shown with every rank's instance outlined. The
+// Distributed panel learns where the shown trace came from (setRunSource), so a trace holding
+// part of a run still gets the summary of every rank, and asks for other ranks (ranksRequested).
 
 #include "core/analysis/analysiscache.h"
+#include "core/io/loadoptions.h"
 #include "core/model/trace.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -23,9 +28,14 @@ class QMainWindow;
 class QMenu;
 class QWidget;
 
+namespace tracedesk::core::analysis::distributed {
+class RunSummaryMemo;
+}
+
 namespace tracedesk::views {
 enum class SelectionAnalysis : uint8_t;
 class PyTorchOpLinker;
+class PyTorchRankChoice;
 class TimelineWidget;
 }
 
@@ -41,6 +51,9 @@ public:
     // A new cache for the trace (nullptr clears every panel). Visible panels compute at once, on
     // workers; a panel behind another tab when it is first shown.
     void setTrace(core::TracePtr trace);
+    // What the next trace was opened from and with which options (before setTrace); empty
+    // paths: the trace alone.
+    void setRunSource(const QStringList &paths, const core::LoadOptions &options);
     void addToggleActions(QMenu *menu) const;
 
     const std::vector<QDockWidget *> &docks() const { return m_docks; }
@@ -64,6 +77,8 @@ public:
 signals:
     // The Distributed panel asks for the run reopened with its ranks aligned at `step`.
     void alignRequested(const QString &step);
+    // The Distributed panel asks for the run reopened with these ranks on the timeline.
+    void ranksRequested(const QList<qint64> &ranks);
 
 private:
     template<typename Panel>
@@ -86,6 +101,10 @@ private:
     std::vector<PanelSlot> m_panels;
     // Finds a PyTorch operator's CPU slices and the GPU work it launched, off the GUI thread.
     views::PyTorchOpLinker *m_pytorchOps = nullptr;
+    // The last run the Distributed panel summarised rank by rank (shared with its worker).
+    std::shared_ptr<core::analysis::distributed::RunSummaryMemo> m_runMemo;
+    // The rank of a merged run every panel's PyTorch page shows (one pick for all of them).
+    views::PyTorchRankChoice *m_pytorchRank = nullptr;
 };
 
 } // namespace tracedesk::app

@@ -191,6 +191,7 @@ MainWindow::MainWindow(QWidget *parent)
     createDocks();
     m_analysis = new AnalysisDocks(this, m_timeline);
     connect(m_analysis, &AnalysisDocks::alignRequested, this, &MainWindow::reopenAlignedAt);
+    connect(m_analysis, &AnalysisDocks::ranksRequested, this, &MainWindow::reopenWithRanks);
     connect(m_details, &views::DetailsPane::analysisRequested, m_analysis,
             &AnalysisDocks::showSelectionAnalysis);
     m_compare = new CompareController(this, m_central);
@@ -320,9 +321,7 @@ void MainWindow::setCentralContent(QWidget *widget)
 
 void MainWindow::openPath(const QString &path)
 {
-    if (path.isEmpty())
-        return;
-    m_loads->start(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
+    openRunRanks(path, {});
 }
 
 void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
@@ -498,8 +497,12 @@ void MainWindow::onLoaded(core::TracePtr trace, const QString &displayName, cons
 {
     closeProgress();
     statusBar()->clearMessage();
+    // Several dropped files load as one run, their paths joined by newlines.
+    m_analysis->setRunSource(path.split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                             m_loads->options());
     showTrace(std::move(trace), displayName);
     m_openedPath = path;
+    showRankNote();
     if (!path.contains(QLatin1Char('\n')))   // several dropped files are no one recent entry
         addRecentFile(path);
     if (!m_screenshotPath.isEmpty())
@@ -622,8 +625,10 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (choice == views::DropChoiceOverlay::Choice::Compare)
         compareWith(path);
     else if (choice == views::DropChoiceOverlay::Choice::Open) {
-        if (const QStringList files = severalLocalFiles(event->mimeData()); !files.isEmpty())
+        if (const QStringList files = severalLocalFiles(event->mimeData()); !files.isEmpty()) {
+            setRankChoice({});
             m_loads->startFiles(files);
+        }
         else
             openPath(path);
     }

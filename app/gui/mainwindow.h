@@ -48,6 +48,11 @@ public:
     void openPath(const QString &path);
     // Reopens the shown rank run with each rank's ProfilerStep#<step> at one time.
     void reopenAlignedAt(const QString &step);
+    // Opens a run with only these ranks on the timeline (empty: every rank, or the first ranks
+    // that fit the memory budget); the Distributed panel still summarises every rank.
+    void openRunRanks(const QString &path, const QList<qint64> &ranks);
+    // Reopens the shown run with these ranks (keeping its step alignment).
+    void reopenWithRanks(const QList<qint64> &ranks);
     // A new window (deleted when closed) that loads `path` when it is not empty. Opening a
     // second profile this way never replaces what another window shows.
     static MainWindow *openInNewWindow(const QString &path);
@@ -130,6 +135,9 @@ private:
     void onProgress(double fraction, quint64 done, quint64 total);
     void closeProgress();
     void showError(const QString &message);
+    void setRankChoice(const QList<qint64> &ranks);
+    // The status bar says which ranks of the run the timeline shows, when not all.
+    void showRankNote();
 
     LoadController *m_loads = nullptr;
     AnalysisDocks *m_analysis = nullptr;

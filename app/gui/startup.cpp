@@ -3,6 +3,7 @@
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
 #include "core/base/version.h"
+#include "core/io/runranks.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,6 +39,22 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                                     "rank so its ProfilerStep#N starts with the others'."),
         QStringLiteral("N"));
     parser.addOption(alignOption);
+    const QCommandLineOption ranksOption(
+        QStringLiteral("ranks"),
+        QCoreApplication::translate("tracedesk",
+                                    "For a run of several ranks or hosts: show only these ranks "
+                                    "on the timeline (e.g. 0-3,17); the Distributed panel still "
+                                    "summarises every rank."),
+        QStringLiteral("LIST"));
+    parser.addOption(ranksOption);
+    const QCommandLineOption memoryOption(
+        QStringLiteral("memory-limit"),
+        QCoreApplication::translate("tracedesk",
+                                    "The memory a load may take (BYTES may end in k, M or G); a "
+                                    "run that needs more opens its first ranks that fit. "
+                                    "Default: what the machine has available."),
+        QStringLiteral("BYTES"));
+    parser.addOption(memoryOption);
     parser.addPositionalArgument(
         QStringLiteral("paths"),
         QCoreApplication::translate("tracedesk",
@@ -66,6 +83,38 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     options.screenshotPath = parser.value(screenshotOption);
     options.comparePath = parser.value(compareOption);
     options.alignStep = parser.value(alignOption);
+    auto usage = [&options](const QString &message) {
+        options.exitNow = true;
+        options.exitCode = 2;
+        options.message = message + QLatin1Char('\n');
+        return options;
+    };
+    if (parser.isSet(ranksOption)) {
+        const auto ranks = core::parseRankList(parser.value(ranksOption).toStdString());
+        if (!ranks)
+            return usage(QStringLiteral("--ranks: ") + QString::fromStdString(ranks.message()));
+        for (int64_t r : ranks.value())
+            options.ranks << qint64(r);
+    }
+    if (parser.isSet(memoryOption)) {
+        QString text = parser.value(memoryOption).trimmed();
+        quint64 scale = 1;
+        const QChar unit = text.isEmpty() ? QChar() : text.back().toUpper();
+        if (unit == QLatin1Char('K') || unit == QLatin1Char('M') || unit == QLatin1Char('G')) {
+            scale = unit == QLatin1Char('K') ? 1000 : unit == QLatin1Char('M') ? 1000000
+                                                                                : 1000000000;
+            text.chop(1);
+        }
+        bool ok = false;
+        const quint64 value = text.toULongLong(&ok);
+        if (!ok || value == 0 || value > UINT64_MAX / scale)
+            return usage(QCoreApplication::translate(
+                "tracedesk", "--memory-limit wants a byte count, e.g. 512M or 4G."));
+        options.memoryLimitBytes = value * scale;
+    }
+    if (!options.ranks.isEmpty() && options.paths.size() != 1)
+        return usage(QCoreApplication::translate("tracedesk",
+                                                 "--ranks needs exactly one FILE or DIR."));
     if (!options.comparePath.isEmpty() && options.paths.size() != 1) {
         options.exitNow = true;
         options.exitCode = 2;
@@ -85,9 +134,12 @@ StartupOptions parseCommandLine(const QStringList &arguments)
 
 void applyStartupOptions(MainWindow &window, const StartupOptions &options)
 {
-    if (!options.alignStep.isEmpty()) {
+    if (!options.alignStep.isEmpty() || options.memoryLimitBytes != 0) {
         core::LoadOptions load = window.loadController()->options();
-        load.alignStep = options.alignStep.toStdString();
+        if (!options.alignStep.isEmpty())
+            load.alignStep = options.alignStep.toStdString();
+        if (options.memoryLimitBytes != 0)
+            load.memoryLimitBytes = options.memoryLimitBytes;
         window.loadController()->setOptions(load);
     }
     if (!options.screenshotPath.isEmpty()) {
@@ -100,7 +152,7 @@ void applyStartupOptions(MainWindow &window, const StartupOptions &options)
         window.compareWith(options.comparePath);
     for (qsizetype i = 0; i < options.paths.size(); ++i) {
         if (i == 0)
-            window.openPath(options.paths[i]);
+            window.openRunRanks(options.paths[i], options.ranks);
         else
             MainWindow::openInNewWindow(options.paths[i]);
     }

@@ -3,6 +3,7 @@
 // The command line of `tracedesk [FILE|DIR]`: parsed once in main(), applied to the window. Tests
 // call the same two functions.
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -16,6 +17,8 @@ struct StartupOptions
     QString comparePath;      // --compare B: compared with the first path
     QString screenshotPath;   // grab the window there after the load, then quit
     QString alignStep;        // --align-step N: rank runs aligned at ProfilerStep#N
+    QList<qint64> ranks;      // --ranks LIST: the ranks of the first path's run on the timeline
+    quint64 memoryLimitBytes = 0; // --memory-limit BYTES: the memory a load may take
     bool exitNow = false;     // --help / --version / a usage error was handled
     int exitCode = 0;
     QString message;          // what to print when exiting now

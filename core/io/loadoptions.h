@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tracedesk::core {
 
@@ -19,6 +20,14 @@ struct LoadOptions
     // A run of rank traces: move each rank so its ProfilerStep#<alignStep> starts where the
     // earliest rank's does (for ranks whose clocks disagree). Empty: the files' own clocks.
     std::string alignStep;
+    // A run of several ranks (rank traces, XSpace hosts): open only these ranks, numbered as
+    // core/io/runranks.h says; empty = every rank. A rank the run lacks is an error naming it.
+    // The load's warnings then say which ranks are shown ("showing ranks 0, 3 of 64").
+    std::vector<int64_t> ranks;
+    // With `ranks` empty: when the whole run would not fit the memory budget (core/io/runfit.h),
+    // open only its first ranks that do, with a warning saying so. Off: every rank is opened and
+    // the readers' own memory checks decide.
+    bool fitRanksToMemory = false;
     // Where the store cache lives; empty = $XDG_CACHE_HOME/tracedesk (or ~/.cache/tracedesk).
     std::string cacheDir;
     // After a store is saved, the least recently used ones go until the cache fits this

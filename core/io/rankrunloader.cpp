@@ -2,7 +2,11 @@
 
 #include "core/base/parallel.h"
 #include "core/io/chromejsonreader.h"
+#include "core/io/memoryguard.h"
 #include "core/io/rankname.h"
+#include "core/io/runfit.h"
+#include "core/io/runranks.h"
+#include "core/io/storecache.h"
 #include "core/model/tracemerge.h"
 
 #include <zlib.h>
@@ -10,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -76,6 +81,24 @@ std::optional<TimePs> stepMarkerStart(const Trace &trace, const std::string &ste
     return best;
 }
 
+// One rank's store: from the store cache when the distributed summary left it there (keyed by
+// the file alone, so the options that only concern the merged run are left out), else read.
+Result<std::shared_ptr<Trace>> loadRank(const std::string &file, LoadControl *control,
+                                        const LoadOptions &options)
+{
+    if (options.useCache) {
+        LoadOptions own = options;
+        own.alignStep.clear();
+        own.ranks.clear();
+        own.fitRanksToMemory = false;
+        if (auto cached = loadCachedTrace({file}, own, control))
+            return cached;
+        if (control->cancelRequested())
+            return Result<std::shared_ptr<Trace>>::cancelled();
+    }
+    return readChromeJson(file, control, options);
+}
+
 struct LoadedRank
 {
     std::shared_ptr<Trace> trace;
@@ -123,10 +146,35 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
     if (files.empty())
         return fileError(folder, "holds no rank traces");
 
-    // Every rank adds its bytes to the one control, so progress is summed over ranks.
-    std::vector<std::optional<Result<std::shared_ptr<Trace>>>> results(files.size());
-    parallelFor(files.size(), 0, [&](unsigned, size_t i) {
-        results[i] = readChromeJson(files[i], control, options);
+    // The ranks asked for (all by default); a rank keeps its position among every file given,
+    // so a file named by its position is named alike whichever part of the run is open.
+    std::vector<RunFile> chosen;
+    size_t runRanks = 0; // the run's rank count when only part of it is asked for
+    if (options.ranks.empty()) {
+        for (size_t i = 0; i < files.size(); ++i)
+            chosen.push_back({files[i], i, -1, {}});
+    } else {
+        const std::vector<RunFile> all = runFiles(files);
+        auto picked = selectRanks(all, options.ranks, folder);
+        if (!picked)
+            return picked.error();
+        chosen = std::move(picked).value();
+        std::sort(chosen.begin(), chosen.end(),
+                  [](const RunFile &a, const RunFile &b) { return a.position < b.position; });
+        if (chosen.size() < all.size())
+            runRanks = rankNumbers(all).size();
+    }
+    std::vector<std::string> paths;
+    for (const RunFile &f : chosen)
+        paths.push_back(f.path);
+
+    // Every rank adds its bytes to the one control, so progress is summed over ranks. As many
+    // load at once as the memory budget leaves room for beside the finished stores.
+    const unsigned workers = rankLoadWorkers(paths, MemoryGuard(options.memoryLimitBytes).budget(),
+                                             std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::optional<Result<std::shared_ptr<Trace>>>> results(chosen.size());
+    parallelFor(chosen.size(), workers, [&](unsigned, size_t i) {
+        results[i] = loadRank(chosen[i].path, control, options);
         return !control->cancelRequested();
     });
     if (control->cancelRequested())
@@ -134,23 +182,23 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
 
     std::vector<std::string> failures;
     std::vector<LoadedRank> ranks;
-    for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        const std::string &file = chosen[i].path;
         if (!results[i] || !*results[i]) {
-            failures.push_back(results[i] ? results[i]->message()
-                                          : files[i] + ": was not loaded");
+            failures.push_back(results[i] ? results[i]->message() : file + ": was not loaded");
             continue;
         }
         LoadedRank r;
         r.trace = std::move(*results[i]).value();
-        r.file = files[i];
-        r.order = i;
+        r.file = file;
+        r.order = chosen[i].position;
         const DistributedInfo &dist = r.trace->info.run.distributed;
         if (dist.present && dist.rank >= 0)
             r.rank = dist.rank;
-        else if (const auto named = rankFromFileName(files[i]))
+        else if (const auto named = rankFromFileName(file))
             r.rank = *named;
         else
-            r.rank = int64_t(i);
+            r.rank = int64_t(chosen[i].position);
         ranks.push_back(std::move(r));
     }
     results.clear();
@@ -177,9 +225,16 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
 
     LoadInfo info;
     info.format = "chrome-json";
-    info.sources = files;
+    info.sources = paths;
     info.run = ranks.front().trace->info.run;
     info.run.clockOriginNs = anyOrigin ? minOrigin : 0;
+    if (runRanks > 0) {
+        // The ranks that did load (a rank that failed is named below).
+        std::vector<int64_t> shown;
+        for (const LoadedRank &r : ranks)
+            shown.push_back(r.rank);
+        info.warn(shownRanksNote(shown, runRanks));
+    }
     for (const std::string &f : failures)
         info.warn(f);
 

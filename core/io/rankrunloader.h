@@ -15,6 +15,13 @@
 //   rank, each rank's warnings prefixed with its file name. A rank that fails to load becomes
 //   a warning naming its file; only when every rank fails is the load an error (naming the
 //   folder). Progress: the ranks add their bytes to the one LoadControl; cancel stops them all.
+// - Part of a run: with LoadOptions::ranks only the files of those ranks load (numbered by
+//   core/io/runranks.h before loading, positions counted among every file given); a rank the
+//   run lacks is an error naming it, and the first warning says "showing ranks 0, 3 of 64".
+//   sources = the files of the chosen ranks.
+// - Memory: as many ranks load at once as the budget leaves room for beside the finished
+//   stores (core/io/runfit.h). A rank whose store the distributed summary left in the store
+//   cache is taken from there.
 
 #include "core/base/loadcontrol.h"
 #include "core/base/result.h"

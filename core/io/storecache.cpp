@@ -81,6 +81,12 @@ std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOpti
     mix(hash, uint64_t(sources.size()));
     if (!options.alignStep.empty())
         mix(hash, "align-step " + options.alignStep); // a merged run moved by step differs
+    if (!options.ranks.empty()) {
+        std::string ranks = "ranks"; // part of a run is another store than the whole
+        for (int64_t r : options.ranks)
+            ranks += " " + std::to_string(r);
+        mix(hash, ranks);
+    }
     for (const auto &source : sources) {
         if (!mixIdentity(hash, source))
             return {};

@@ -2,7 +2,10 @@
 
 #include "core/io/chromejsonreader.h"
 #include "core/io/legacyrun.h"
+#include "core/io/memoryguard.h"
 #include "core/io/rankrunloader.h"
+#include "core/io/runfit.h"
+#include "core/io/runranks.h"
 #include "core/io/storecache.h"
 #include "core/io/xspacereader.h"
 
@@ -81,6 +84,38 @@ std::optional<Error> unreadableProfileEntry(const fs::path &dir)
         return fileError(path, "is not a regular file");
     }
     return std::nullopt;
+}
+
+// What a load of `source` reads: LoadOptions::ranks checked against the run (every rank named
+// = no subset, so the whole run keeps one cache entry) or, with fitRanksToMemory, the first ranks
+// that fit the budget; `note` then says why only those open.
+Result<LoadOptions> rankOptions(const ResolvedSource &source, const LoadOptions &options,
+                                std::string *note)
+{
+    const bool run = source.files.size() > 1 || source.format == SourceFormat::XSpace;
+    const bool fit = options.ranks.empty() && options.fitRanksToMemory && source.files.size() > 1;
+    if (options.ranks.empty() && !fit)
+        return options;
+    const std::vector<RunFile> all = runFiles(source.files);
+    LoadOptions out = options;
+    out.fitRanksToMemory = false;
+    if (!options.ranks.empty()) {
+        const std::string name = source.files.size() == 1
+                                     ? source.files.front()
+                                     : fs::path(source.files.front()).parent_path().string();
+        auto picked = selectRanks(all, options.ranks, name);
+        if (!picked)
+            return picked.error();
+        if (picked.value().size() == all.size() || !run)
+            out.ranks.clear();
+        return out;
+    }
+    const RunFit f = fitRanks(all, MemoryGuard(options.memoryLimitBytes).budget());
+    if (f.partial) {
+        out.ranks = f.ranks;
+        *note = runFitNote(f);
+    }
+    return out;
 }
 
 } // namespace
@@ -220,13 +255,20 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
         trace->info.loadSeconds = elapsed();
         return TracePtr(std::move(trace));
     }
+    std::string fitNote;
+    auto ranked = rankOptions(source, options, &fitNote);
+    if (!ranked)
+        return ranked.error();
+    const LoadOptions &effective = ranked.value();
     // The sources' identity before they are read; the trace is cached only if it still holds.
-    const std::string cacheFile = options.useCache ? cacheFileFor(source.files, options)
-                                                   : std::string();
-    if (options.useCache) {
-        if (auto cached = loadCachedTrace(source.files, options, control)) {
+    const std::string cacheFile = effective.useCache ? cacheFileFor(source.files, effective)
+                                                     : std::string();
+    if (effective.useCache) {
+        if (auto cached = loadCachedTrace(source.files, effective, control)) {
             cached->info.fromCache = true;
             cached->info.loadSeconds = elapsed();
+            if (!fitNote.empty())
+                cached->info.warn(fitNote);
             return TracePtr(std::move(cached));
         }
         if (control->cancelRequested())
@@ -234,18 +276,20 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     }
 
     Result<std::shared_ptr<Trace>> loaded =
-        source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, options)
-        : source.files.size() > 1             ? readChromeJsonRun(source.files, control, options)
-                                              : readChromeJson(source.files.front(), control,
-                                                               options);
+        source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, effective)
+        : source.files.size() > 1 ? readChromeJsonRun(source.files, control, effective)
+                                  : readChromeJson(source.files.front(), control, effective);
     if (!loaded)
         return loaded.error();
     std::shared_ptr<Trace> trace = std::move(loaded).value();
     if (control->cancelRequested())
         return Result<TracePtr>::cancelled();
     trace->info.loadSeconds = elapsed();
-    if (options.useCache && !cacheFile.empty())
-        saveCachedTrace(*trace, source.files, options, cacheFile);
+    if (effective.useCache && !cacheFile.empty())
+        saveCachedTrace(*trace, source.files, effective, cacheFile);
+    // Said after saving: the same store opened later may fit then.
+    if (!fitNote.empty())
+        trace->info.warn(fitNote);
     return TracePtr(std::move(trace));
 }
 

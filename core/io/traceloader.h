@@ -5,6 +5,11 @@
 // rank traces (core/io/rankrunloader.h), or a logdir of runs), consults the store cache, runs the
 // right reader, and fills in LoadInfo timing. Several files given together are one run: XSpace
 // hosts, or Chrome JSON ranks merged on one clock.
+//
+// Part of a run: LoadOptions::ranks picks ranks (checked against the run before anything is
+// read; naming every rank = the whole run, one cache entry), and LoadOptions::fitRanksToMemory
+// opens only the first ranks that fit the memory budget when the whole run would not
+// (core/io/runfit.h), with a warning naming the sizes. A part is cached under its own key.
 
 #include "core/base/loadcontrol.h"
 #include "core/base/result.h"

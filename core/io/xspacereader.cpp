@@ -2,6 +2,7 @@
 
 #include "core/base/parallel.h"
 #include "core/io/memoryguard.h"
+#include "core/io/runranks.h"
 #include "core/io/xspaceline.h"
 
 #include <algorithm>
@@ -149,17 +150,44 @@ Result<std::shared_ptr<Trace>> readXSpaceFiles(const std::vector<std::string> &f
 {
     if (files.empty())
         return Error{"no XSpace file to read", false};
-    std::vector<FileIndex> index(files.size());
-    for (size_t f = 0; f < files.size(); ++f) {
-        auto mapped = MappedFile::open(files[f]);
+    // Part of a run (LoadOptions::ranks): the chosen hosts, in the order given.
+    std::vector<std::string> chosen = files;
+    std::string subsetNote;
+    if (!options.ranks.empty()) {
+        const std::vector<RunFile> all = runFiles(files);
+        const std::string run = files.size() == 1
+                                    ? files.front()
+                                    : std::filesystem::path(files.front()).parent_path().string();
+        auto picked = selectRanks(all, options.ranks, run);
+        if (!picked)
+            return picked.error();
+        std::vector<RunFile> subset = std::move(picked).value();
+        std::sort(subset.begin(), subset.end(),
+                  [](const RunFile &a, const RunFile &b) { return a.position < b.position; });
+        chosen.clear();
+        for (const RunFile &f : subset)
+            chosen.push_back(f.path);
+        if (chosen.size() < files.size())
+            subsetNote = shownRanksNote(options.ranks, rankNumbers(all).size());
+    }
+    std::vector<FileIndex> index(chosen.size());
+    for (size_t f = 0; f < chosen.size(); ++f) {
+        auto mapped = MappedFile::open(chosen[f]);
         if (!mapped)
             return mapped.error();
-        index[f].path = files[f];
+        index[f].path = chosen[f];
         index[f].file = std::move(mapped).value();
         if (auto error = checkXSpaceBytes(index[f]))
             return *error;
     }
-    return readIndexedFiles(index, control, options);
+    auto loaded = readIndexedFiles(index, control, options);
+    if (loaded && !subsetNote.empty()) {
+        // The first thing the warnings say: which hosts of the run this trace holds.
+        LoadInfo &info = loaded.value()->info;
+        info.warnings.insert(info.warnings.begin(), subsetNote);
+        ++info.warningCount;
+    }
+    return loaded;
 }
 
 Result<std::shared_ptr<Trace>> readXSpaceBytes(std::string_view bytes, const std::string &name,

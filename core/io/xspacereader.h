@@ -2,7 +2,9 @@
 
 // Reads XSpace protobuf files (`<host>.xplane.pb`) straight into the event store: a hand-written
 // wire-format walker decodes each XLine's events into track columns, lines in parallel.
-// Several files (one per host of a run) load into one Trace, each plane labelled with its host.
+// Several files (one per host of a run) load into one Trace, each plane labelled with its host;
+// with LoadOptions::ranks only the hosts of those ranks (core/io/runranks.h: the rank in the
+// file name, else the file's position), and the first warning says which are shown.
 
 #include "core/base/loadcontrol.h"
 #include "core/base/result.h"

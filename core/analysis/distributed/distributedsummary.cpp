@@ -1,10 +1,13 @@
 #include "core/analysis/distributed/distributedsummary.h"
 
+#include "core/base/cancel.h"
 #include "core/base/parallel.h"
+#include "core/io/runranks.h"
 #include "core/io/traceloader.h"
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <utility>
@@ -210,24 +213,55 @@ DistributedSummary combineRanks(std::vector<RankSummary> ranks, const std::strin
 DistributedSummary summarizeRun(const std::vector<std::string> &files, LoadControl *control,
                                 const LoadOptions &options, const SummarizeOptions &summarize)
 {
-    std::vector<std::optional<Result<RankSummary>>> results(files.size());
+    // The files of the ranks asked for, each with its position among every file given.
+    std::vector<std::pair<std::string, size_t>> chosen;
+    if (options.ranks.empty()) {
+        for (size_t i = 0; i < files.size(); ++i)
+            chosen.emplace_back(files[i], i);
+    } else {
+        const std::string run = files.empty() ? std::string()
+                                              : files.size() == 1 ? files.front()
+                                              : std::filesystem::path(files.front())
+                                                    .parent_path().string();
+        auto picked = selectRanks(runFiles(files), options.ranks, run);
+        if (!picked) {
+            DistributedSummary out;
+            out.errors.push_back({run, picked.message()});
+            return out;
+        }
+        for (const RunFile &f : picked.value())
+            chosen.emplace_back(f.path, f.position);
+        std::sort(chosen.begin(), chosen.end(),
+                  [](const auto &a, const auto &b) { return a.second < b.second; });
+    }
+    // Each rank alone: no subset, no alignment (combineRanks aligns), so its cache entry is the
+    // one the rank-run loader looks for.
+    LoadOptions own = options;
+    own.ranks.clear();
+    own.alignStep.clear();
+    own.fitRanksToMemory = false;
+
+    std::vector<std::optional<Result<RankSummary>>> results(chosen.size());
     const auto workers = unsigned(std::max<size_t>(summarize.parallel, 1));
-    parallelFor(files.size(), workers, [&](unsigned, size_t i) {
-        if (control && control->cancelRequested())
+    std::atomic<size_t> done{0};
+    parallelFor(chosen.size(), workers, [&](unsigned, size_t i) {
+        if ((control && control->cancelRequested()) || cancelRequested())
             results[i] = Result<RankSummary>::cancelled();
         else
-            results[i] = summarizeFile(files[i], i, control, options);
+            results[i] = summarizeFile(chosen[i].first, chosen[i].second, control, own);
+        if (summarize.onRankDone)
+            summarize.onRankDone(++done, chosen.size());
         return true;
     });
 
     std::vector<RankSummary> ranks;
     std::vector<RankError> errors;
-    for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t i = 0; i < chosen.size(); ++i) {
         Result<RankSummary> &r = *results[i];
         if (r)
             ranks.push_back(std::move(r).value());
         else
-            errors.push_back({files[i], r.message()});
+            errors.push_back({chosen[i].first, r.message()});
     }
     DistributedSummary out = combineRanks(std::move(ranks), summarize.alignStep);
     out.errors.insert(out.errors.begin(), errors.begin(), errors.end());

@@ -7,6 +7,9 @@
 // cache is used as the options say), keeps only the RankSummary and drops the store before the
 // next, so a run whose stores together exceed memory still completes. With `parallel` > 1 that
 // many ranks load at once (a small bound: each holds its store while summarised).
+// LoadOptions::ranks summarises only those ranks (core/io/runranks.h numbering, positions among
+// every file given); a rank the run lacks makes the summary empty with one error naming it.
+// A cancel token current on the calling thread (core/base/cancel.h) stops it between ranks.
 //
 // Collective stats: per kernel name, the count, summed duration and size, over the run and per
 // rank.
@@ -26,6 +29,7 @@
 #include "core/base/loadcontrol.h"
 #include "core/io/loadoptions.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -105,6 +109,8 @@ struct SummarizeOptions
     // step N marker starts where the earliest rank's does. A rank without that step keeps its
     // clock, with a warning. Empty: the files' own clocks.
     std::string alignStep;
+    // Called from the loading threads after each rank (ranks done, ranks to do); may be empty.
+    std::function<void(size_t, size_t)> onRankDone;
 };
 
 // Matching and stragglers over summaries already made (summarizeRun's second half; tests).

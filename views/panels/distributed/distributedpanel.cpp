@@ -4,6 +4,7 @@
 #include "views/panels/common/rowtable.h"
 #include "views/panels/distributed/distributedtables.h"
 #include "views/panels/distributed/rankbreakdownchart.h"
+#include "views/panels/distributed/rankpickerdialog.h"
 #include "views/panels/pytorch/frameworkpages.h"
 
 #include <QHBoxLayout>
@@ -16,7 +17,10 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include "core/io/runranks.h"
 
 #include <algorithm>
 
@@ -74,7 +78,16 @@ DistributedPanel::DistributedPanel(QWidget *parent) : QWidget(parent)
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes->hide();
     m_tabs = new QTabWidget(content);
-    layout->addWidget(m_status);
+    auto *header = new QHBoxLayout;
+    m_ranksButton = new QPushButton(tr("Ranks on Timeline…"), content);
+    m_ranksButton->setObjectName(QStringLiteral("distributedRanksButton"));
+    m_ranksButton->setToolTip(tr("Choose which ranks of the run the timeline shows; this panel "
+                                 "keeps summarising every rank"));
+    m_ranksButton->setEnabled(false);
+    m_status->setWordWrap(true);
+    header->addWidget(m_status, 1);
+    header->addWidget(m_ranksButton, 0, Qt::AlignTop);
+    layout->addLayout(header);
     layout->addWidget(m_notes);
     layout->addWidget(m_tabs, 1);
 
@@ -129,6 +142,10 @@ DistributedPanel::DistributedPanel(QWidget *parent) : QWidget(parent)
     m_pages->addWidget(content);
     m_pages->addWidget(m_reason);
 
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(250);
+    connect(m_progressTimer, &QTimer::timeout, this, &DistributedPanel::showProgress);
+    connect(m_ranksButton, &QPushButton::clicked, this, [this] { openRankPicker(); });
     connect(m_slider, &QSlider::valueChanged, this, [this](int) { showStep(); });
     connect(m_alignButton, &QPushButton::clicked, this,
             [this] { emit alignRequested(m_alignButton->property("step").toString()); });
@@ -175,28 +192,120 @@ QString DistributedPanel::statusText() const
 void DistributedPanel::setAnalyses(AnalysisCachePtr cache)
 {
     m_compute.cancel();
+    m_progressTimer->stop();
     m_cache = std::move(cache);
+    m_view.reset();
     setSummary(nullptr);
     if (!m_cache) {
         m_pages->setCurrentIndex(0);
         m_status->setText(tr("No trace loaded."));
         return;
     }
-    if (!isMergedRankRun(m_cache->trace())) {
+    // Without a summarizer only a merged run of ranks has a view; with one, even a trace of a
+    // single rank may be part of a run (the summarizer finds out, on the worker).
+    if (!m_summarizer && !isMergedRankRun(m_cache->trace())) {
         m_pages->setCurrentWidget(m_reason);
         return;
     }
     m_pages->setCurrentIndex(0);
     m_status->setText(tr("Computing..."));
-    auto c = m_cache;
-    m_compute.start(
-        [c] { return std::make_shared<const Summary>(summarizeMergedRun(c->trace())); });
+    auto progress = std::make_shared<std::atomic<uint64_t>>(0);
+    m_progress = progress;
+    m_progressTimer->start();
+    m_compute.start([c = m_cache, summarizer = m_summarizer, progress] {
+        if (!summarizer)
+            return std::make_shared<const RunView>(summarizeShownRun(c->trace()));
+        return std::make_shared<const RunView>(
+            summarizer(c->trace(), [progress](size_t done, size_t total) {
+                progress->store(uint64_t(done) << 32 | uint64_t(total & 0xffffffffu));
+            }));
+    });
 }
 
-void DistributedPanel::onComputed(std::shared_ptr<const Summary> summary)
+void DistributedPanel::showProgress()
 {
-    setSummary(std::move(summary));
+    const uint64_t packed = m_progress ? m_progress->load() : 0;
+    const auto done = qulonglong(packed >> 32), total = qulonglong(packed & 0xffffffffu);
+    if (total > 0 && m_compute.busy())
+        m_status->setText(tr("The timeline shows part of the run: summarising all %1 ranks one at "
+                             "a time… %2 of %1 done")
+                              .arg(total)
+                              .arg(done));
+}
+
+void DistributedPanel::onComputed(std::shared_ptr<const RunView> view)
+{
+    m_progressTimer->stop();
+    if (!view || !view->run) {
+        m_view.reset();
+        setSummary(nullptr);
+        m_pages->setCurrentWidget(m_reason);
+    } else {
+        m_view = std::move(view);
+        setSummary(m_view->run);
+    }
     emit computed();
+}
+
+void DistributedPanel::markRanksOffTimeline()
+{
+    if (!m_view || !m_view->partial)
+        return;
+    // Rows of ranks the timeline lacks are dimmed: their clicks cannot reach it.
+    const QBrush dim = palette().brush(QPalette::PlaceholderText);
+    for (int row = 0; row < m_rankStepModel->rowCount(); ++row) {
+        const QStandardItem *first = m_rankStepModel->item(row, 0);
+        const int rank = first ? first->data(kSummaryIndexRole).toInt() : -1;
+        if (rank < 0 || m_view->shownIndex(size_t(rank)) >= 0)
+            continue;
+        for (int column = 0; column < m_rankStepModel->columnCount(); ++column) {
+            if (QStandardItem *item = m_rankStepModel->item(row, column)) {
+                item->setForeground(dim);
+                item->setToolTip(tr("Not on the timeline (Ranks on Timeline… adds it)"));
+            }
+        }
+    }
+}
+
+QString DistributedPanel::timelineNote() const
+{
+    if (!m_view || !m_view->partial)
+        return {};
+    const std::vector<int64_t> shown = m_view->shownRanks();
+    return tr("Timeline: %1 of %2 ranks (%3); the tables cover every rank")
+        .arg(shown.size())
+        .arg(m_view->run->ranks.size())
+        .arg(QString::fromStdString(core::formatRankList(shown)));
+}
+
+RankPickerDialog *DistributedPanel::openRankPicker()
+{
+    if (!m_view || !m_view->run)
+        return nullptr;
+    std::vector<RankChoice> choices;
+    const std::vector<int64_t> shown = m_view->shownRanks();
+    for (const RankSummary &r : m_view->run->ranks) {
+        RankChoice c;
+        c.rank = r.rank;
+        c.shown = std::find(shown.begin(), shown.end(), r.rank) != shown.end();
+        for (const Straggler &s : m_view->run->stragglers) {
+            if (s.rank == r.rank && s.waitingCaused > 0)
+                c.detail = tr("caused %1 ms of waiting")
+                               .arg(double(s.waitingCaused) / 1e9, 0, 'f', 3);
+        }
+        choices.push_back(std::move(c));
+    }
+    auto *dialog = new RankPickerDialog(std::move(choices), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QList<qint64> ranks;
+        for (int64_t r : dialog->chosenRanks())
+            ranks << qint64(r);
+        if (!ranks.isEmpty())
+            emit ranksRequested(ranks);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)
@@ -221,7 +330,10 @@ void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)
             status += tr(" (%1 on every rank)").arg(matched);
         if (!m_summary->stragglers.empty() && m_summary->stragglers.front().waitingCaused > 0)
             status += tr(" · top straggler: rank %1").arg(m_summary->stragglers.front().rank);
+        if (const QString note = timelineNote(); !note.isEmpty())
+            status += QStringLiteral("\n") + note;
         m_status->setText(status);
+        m_baseStatus = status;
         QStringList notes;
         for (const RankError &e : m_summary->errors)
             notes << tr("Error: %1: %2").arg(QString::fromStdString(e.file),
@@ -239,6 +351,7 @@ void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)
         m_waitingModel->clear();
         m_statsModel->clear();
     }
+    m_ranksButton->setEnabled(m_summary && m_summary->ranks.size() > 1);
     const QSignalBlocker block(m_slider);
     m_slider->setRange(0, int(m_steps.size()));
     m_slider->setValue(m_steps.size() == 1 ? 1 : 0);
@@ -269,6 +382,7 @@ void DistributedPanel::showStep()
         fillRankSteps(m_rankStepModel, *m_summary, step);
     else
         m_rankStepModel->clear();
+    markRanksOffTimeline();
     m_rankSteps->resizeColumnsToContents();
 }
 
@@ -286,9 +400,16 @@ void DistributedPanel::rankStepClicked(const QModelIndex &index)
 
 void DistributedPanel::activateRank(int rankIndex)
 {
-    if (!m_summary || rankIndex < 0 || rankIndex >= int(m_summary->ranks.size()))
+    if (!m_summary || !m_view || rankIndex < 0 || rankIndex >= int(m_summary->ranks.size()))
         return;
-    emit hostActivated(QString::fromStdString(m_summary->ranks[size_t(rankIndex)].host));
+    const std::string &host = m_view->shownHosts[size_t(rankIndex)];
+    if (host.empty()) {
+        m_status->setText(m_baseStatus + QLatin1Char('\n')
+                          + tr("Rank %1 is not on the timeline; add it with Ranks on Timeline…")
+                                .arg(m_summary->ranks[size_t(rankIndex)].rank));
+        return;
+    }
+    emit hostActivated(QString::fromStdString(host));
 }
 
 void DistributedPanel::activateStep(int rankIndex, int stepIndex)
@@ -299,11 +420,14 @@ void DistributedPanel::activateStep(int rankIndex, int stepIndex)
     if (stepIndex < 0 || stepIndex >= int(rank.steps.size()))
         return;
     const std::string &name = rank.steps[size_t(stepIndex)].name;
-    // The step on every rank: its span covers them all, each rank's marker is outlined.
+    // The step on every rank the timeline holds: its span covers them all, each rank's marker
+    // is outlined (the shown summary's refs and times are the timeline's).
+    if (!m_view || !m_view->shown)
+        return;
     auto refs = std::make_shared<std::vector<core::SliceRef>>();
     core::TimePs start = 0, end = 0;
     bool any = false;
-    for (const RankSummary &r : m_summary->ranks) {
+    for (const RankSummary &r : m_view->shown->ranks) {
         for (const RankStep &s : r.steps) {
             if (s.name != name)
                 continue;
@@ -314,16 +438,23 @@ void DistributedPanel::activateStep(int rankIndex, int stepIndex)
                 refs->push_back(s.marker);
         }
     }
+    if (!any)
+        return;
     const auto [t0, t1] = padded(start, end);
-    emit rangeActivated(t0, t1, tr("Step %1 on every rank").arg(QString::fromStdString(name)),
-                        std::move(refs));
+    const QString label = m_view->partial ? tr("Step %1 on the ranks on the timeline")
+                                          : tr("Step %1 on every rank");
+    emit rangeActivated(t0, t1, label.arg(QString::fromStdString(name)), std::move(refs));
 }
 
 void DistributedPanel::activateCollective(int collectiveIndex)
 {
-    if (!m_summary || collectiveIndex < 0 || collectiveIndex >= int(m_summary->collectives.size()))
+    if (!m_summary || !m_view || collectiveIndex < 0
+        || collectiveIndex >= int(m_summary->collectives.size()))
         return;
-    const MatchedCollective &c = m_summary->collectives[size_t(collectiveIndex)];
+    const MatchedCollective *shown = m_view->shownCollective(size_t(collectiveIndex));
+    if (!shown)
+        return;
+    const MatchedCollective &c = *shown;
     auto refs = std::make_shared<std::vector<core::SliceRef>>(c.refs);
     const auto [t0, t1] = padded(c.firstStart, c.lastEnd);
     emit rangeActivated(t0, t1,

@@ -44,7 +44,7 @@ void TstStepTimeChart::fewStepsAreOneBarEach()
 
 void TstStepTimeChart::manyStepsAreBinnedIntoMeans()
 {
-    // 1003 steps: 6 steps per bar (1003 / 200 rounded up), 168 bars, the last one 1 step.
+    // 1003 steps: 11 steps per bar (1003 / 100 rounded up), 92 bars, the last one 2 steps.
     constexpr int kSteps = 1003;
     QStringList labels;
     std::vector<std::vector<double>> values(2, std::vector<double>(kSteps));
@@ -57,27 +57,27 @@ void TstStepTimeChart::manyStepsAreBinnedIntoMeans()
     chart.setSteps(QStringLiteral("t"), labels, {QStringLiteral("Compute"), QStringLiteral("Idle")},
                    values);
     QCOMPARE(chart.stepCount(), kSteps);
-    QCOMPARE(chart.stepsPerBar(), 6);
-    QCOMPARE(chart.barCount(), 168);
+    QCOMPARE(chart.stepsPerBar(), 11);
+    QCOMPARE(chart.barCount(), 92);
     QVERIFY(chart.barCount() <= StepTimeChart::kMaxBars);
     QStackedBarSeries *series = seriesOf(chart);
     QVERIFY(series);
     QCOMPARE(series->barSets().size(), 2);
     const QBarSet *compute = series->barSets()[0];
-    QCOMPARE(compute->count(), 168);
-    // Bar 10 holds steps 60..65: mean 62.5; the last bar holds step 1002 alone.
-    QCOMPARE(compute->at(10), 62.5);
-    QCOMPARE(compute->at(167), 1002.0);
-    QCOMPARE(series->barSets()[1]->at(10), 0.5);
+    QCOMPARE(compute->count(), 92);
+    // Bar 10 holds steps 110..120 (mean 115, 5 odd steps of 11); the last bar steps 1001, 1002.
+    QCOMPARE(compute->at(10), 115.0);
+    QCOMPARE(compute->at(91), 1001.5);
+    QCOMPARE(series->barSets()[1]->at(10), 5.0 / 11.0);
     const QString text = chart.barText(10);
-    QVERIFY2(text.contains(QStringLiteral("Steps 60 to 65 (6 steps)")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("Compute: 62.500 ms")), qPrintable(text));
-    QVERIFY(chart.chart()->title().contains(QStringLiteral("every 6 steps")));
+    QVERIFY2(text.contains(QStringLiteral("Steps 110 to 120 (11 steps)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Compute: 115.000 ms")), qPrintable(text));
+    QVERIFY(chart.chart()->title().contains(QStringLiteral("every 11 steps")));
     // A click on a bar names its first step.
     QSignalSpy clicked(&chart, &StepTimeChart::stepClicked);
     emit series->clicked(10, series->barSets()[0]);
     QCOMPARE(clicked.count(), 1);
-    QCOMPARE(clicked.front().front().toInt(), 60);
+    QCOMPARE(clicked.front().front().toInt(), 110);
 }
 
 QTEST_MAIN(TstStepTimeChart)

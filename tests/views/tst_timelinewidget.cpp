@@ -132,6 +132,10 @@ void TstTimelineWidget::initTestCase()
     QCoreApplication::setOrganizationName(QStringLiteral("TraceDeskTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_timelinewidget"));
     QSettings().remove(QStringLiteral("TimelineTracks"));
+    // The app prefers QPainter on a software rasterizer (Xvfb has only llvmpipe): this test
+    // exercises the OpenGL canvas wherever a context works, unless told to use QPainter.
+    if (qEnvironmentVariableIsEmpty("TRACEDESK_TIMELINE_BACKEND"))
+        qputenv("TRACEDESK_TIMELINE_BACKEND", "gl");
 }
 
 void TstTimelineWidget::cleanupTestCase()

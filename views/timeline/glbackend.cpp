@@ -3,6 +3,7 @@
 #include <QGuiApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QPainter>
 #include <QVector2D>
 
@@ -99,35 +100,67 @@ void main()
 
 } // namespace
 
-bool openGLAvailable()
+namespace {
+
+struct GlProbe
 {
-    static const bool available = [] {
+    bool available = false;
+    bool software = false;
+};
+
+const GlProbe &glProbe()
+{
+    static const GlProbe probe = [] {
+        GlProbe p;
         const QString platform = QGuiApplication::platformName();
         if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")
             || platform == QLatin1String("vnc"))
-            return false;
+            return p;
         QOpenGLContext context;
         if (!context.create())
-            return false;
+            return p;
         QOffscreenSurface surface;
         surface.setFormat(context.format());
         surface.create();
         if (!surface.isValid() || !context.makeCurrent(&surface))
-            return false;
+            return p;
+        const auto *renderer =
+            reinterpret_cast<const char *>(context.functions()->glGetString(GL_RENDERER));
+        const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+        p.software = name.contains(QLatin1String("llvmpipe"))
+                     || name.contains(QLatin1String("softpipe"))
+                     || name.contains(QLatin1String("swrast"))
+                     || name.contains(QLatin1String("software"));
         context.doneCurrent();
 #ifdef TRACEDESK_ASAN
         keepGlDriversMapped();
 #endif
-        return true;
+        p.available = true;
+        return p;
     }();
-    return available;
+    return probe;
+}
+
+} // namespace
+
+bool openGLAvailable()
+{
+    return glProbe().available;
+}
+
+bool openGLIsSoftware()
+{
+    return glProbe().software;
 }
 
 TimelineCanvas *createTimelineCanvas(FrameSource *source, QWidget *parent)
 {
-    const bool forcePainter = qEnvironmentVariable("TRACEDESK_TIMELINE_BACKEND")
-                              == QLatin1String("painter");
-    if (!forcePainter && openGLAvailable())
+    const QString forced = qEnvironmentVariable("TRACEDESK_TIMELINE_BACKEND");
+    const bool useGl = forced == QLatin1String("gl")
+                           ? openGLAvailable()
+                           : forced != QLatin1String("painter") && openGLAvailable()
+                                 && !openGLIsSoftware();
+    if (useGl)
         return new GlCanvas(source, parent);
     return new PainterCanvas(source, parent);
 }

@@ -38,9 +38,13 @@ public:
 // True when a QOpenGLWidget can work here: a platform that supports it and a context that
 // becomes current on an offscreen surface. Probed once; needs a QGuiApplication.
 bool openGLAvailable();
+// True when that context is a software rasterizer (llvmpipe, softpipe, swrast): there a
+// QOpenGLWidget makes every repaint of the window a software composition on the CPU cores the
+// analyses use, so the QPainter canvas is the faster choice.
+bool openGLIsSoftware();
 
-// The OpenGL canvas when available (and not disabled by TRACEDESK_TIMELINE_BACKEND=painter),
-// else the QPainter canvas.
+// The OpenGL canvas when available on a hardware renderer, else the QPainter canvas.
+// TRACEDESK_TIMELINE_BACKEND=painter forces QPainter; =gl forces OpenGL wherever it works.
 TimelineCanvas *createTimelineCanvas(FrameSource *source, QWidget *parent);
 
 } // namespace tracedesk::views

@@ -25,7 +25,7 @@ public:
                   const std::vector<std::vector<double>> &values);
     // No result yet (cleared, or computing): no chart and no "no steps" message either.
     void clear();
-    static constexpr int kMaxBars = 200;
+    static constexpr int kMaxBars = 100;
 
     int stepCount() const { return int(m_labels.size()); }
     // Steps per bar: 1, or the run length when there are more than kMaxBars steps.

@@ -239,8 +239,6 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
                   int64_t widthPx, std::vector<DensityColumn> &out)
 {
     const TimePs *start = row.start.data();
-    const PackedInts &duration = row.duration;
-    const PackedInts &kinds = row.kind;
     int64_t column = -1;
     // The current column's time range, so a slice inside it costs no division.
     TimePs columnStart = 0, columnEnd = 0;
@@ -279,22 +277,26 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
         }
         return column;
     };
-    for (size_t i = run.first; i < size_t(run.first) + run.count; ++i) {
-        const TimePs s = start[i], e = s + duration[i];
-        int64_t px = columnOf(s);
-        if (duration[i] <= 0) {
-            add(px, uint32_t(kinds[i]), 0, true);
-            continue;
+    auto walk = [&](auto duration, auto kinds) {
+        for (size_t i = run.first; i < size_t(run.first) + run.count; ++i) {
+            const TimePs s = start[i], e = s + duration[i];
+            const auto kind = uint32_t(kinds[i]);
+            int64_t px = columnOf(s);
+            if (duration[i] <= 0) {
+                add(px, kind, 0, true);
+                continue;
+            }
+            // Parts before the view go to column -1, which flush() drops.
+            add(px, kind, std::min(e, columnEnd) - std::max(s, columnStart), true);
+            while (e > columnEnd && px + 1 < widthPx) {
+                ++px;
+                columnStart = columnEnd;
+                columnEnd = view.pixelStart(px + 1);
+                add(px, kind, std::min(e, columnEnd) - columnStart, false);
+            }
         }
-        // Parts before the view go to column -1, which flush() drops.
-        add(px, uint32_t(kinds[i]), std::min(e, columnEnd) - std::max(s, columnStart), true);
-        while (e > columnEnd && px + 1 < widthPx) {
-            ++px;
-            columnStart = columnEnd;
-            columnEnd = view.pixelStart(px + 1);
-            add(px, uint32_t(kinds[i]), std::min(e, columnEnd) - columnStart, false);
-        }
-    }
+    };
+    row.duration.visit([&](auto d) { row.kind.visit([&](auto k) { walk(d, k); }); });
     flush();
 }
 

@@ -177,7 +177,7 @@ void DeviceScan::scanGpuPlane(const Plane &plane)
                     const int64_t program = side.get(i, SideColumn::ProgramId);
                     key = {program == kNoValue ? 0 : program, uint32_t(hlo), 0};
                 } else {
-                    key = {0, uint32_t(fw), row.kind[i] + 1};
+                    key = {0, uint32_t(fw), uint32_t(row.kind[i] + 1)};
                 }
                 uint32_t slot = lastKeySlot;
                 if (slot == UINT32_MAX || !(key == lastKey)) {

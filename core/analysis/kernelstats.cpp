@@ -163,7 +163,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
                                hlo != kNoValue) {
                         opName = trace.string(StringId(hlo));
                     }
-                    const KernelKey key{row.kind[i], details, opName, flags};
+                    const KernelKey key{uint32_t(row.kind[i]), details, opName, flags};
                     auto [it, added] = index.try_emplace(key, uint32_t(rows.size()));
                     if (added) {
                         KernelReport r;

@@ -6,12 +6,11 @@
 // fit with the slow rank, not on the timeline, still named the top straggler; `--ranks` and
 // `--memory-limit` on the command line.
 
-#include "../core/support/clirun.h"
-
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/startup.h"
+#include "core/io/kinetorungenerator.h"
 #include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/distributed/rankpickerdialog.h"
 #include "views/timeline/timelinewidget.h"
@@ -87,10 +86,13 @@ void TstRankPicker::initTestCase()
     QCoreApplication::setApplicationName(QStringLiteral("TraceDesk"));
     QVERIFY(m_temp.isValid());
     m_run = m_temp.filePath(QStringLiteral("run"));
-    const clitest::CliRun gen = clitest::runCli(
-        {"generate", "--format", "kineto", "--ranks", QString::number(kRanks), "--slow-rank",
-         QString::number(kSlowRank), "--events", "20k", "--seed", "3", m_run});
-    QVERIFY2(gen.exitCode == 0, gen.err.constData());
+    core::KinetoRunOptions run;
+    run.ranks = kRanks;
+    run.slowRank = kSlowRank;
+    run.eventsPerRank = 20000;
+    run.seed = 3;
+    const auto generated = core::generateKinetoRun(run, m_run.toStdString());
+    QVERIFY2(generated, generated ? "" : generated.error().message.c_str());
 }
 
 void TstRankPicker::init()

@@ -49,14 +49,14 @@ std::vector<VisibleItem> query(const Row &row, const Viewport &view, int foldPx 
 
 VisibleItem slice(const Row &row, uint32_t i)
 {
-    return VisibleItem{row.start[i], row.duration[i], i, 1, row.kind[i]};
+    return VisibleItem{row.start[i], row.duration[i], i, 1, uint32_t(row.kind[i])};
 }
 
 VisibleItem folded(const Row &row, uint32_t first, uint32_t count)
 {
     const uint32_t last = first + count - 1;
     return VisibleItem{row.start[first], row.end(last) - row.start[first], first, count,
-                       row.kind[first]};
+                       uint32_t(row.kind[first])};
 }
 
 // The definition, walked slice by slice with exact rational comparisons instead of the

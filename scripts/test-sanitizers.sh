@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds TraceDesk with sanitizers (clang) and runs:
 #   1. the whole test suite under ASan + UBSan (preset `asan`; GUI tests under xvfb-run),
-#   2. every libFuzzer target for FUZZ_SECONDS each (default 45; scripts/fuzz.sh),
+#   2. every libFuzzer target for FUZZ_SECONDS each (default 30; scripts/fuzz.sh),
 #   3. the threading tests under TSan (preset `tsan`, CTest label `threads`).
 # Usage: scripts/test-sanitizers.sh [asan|fuzz|tsan ...]   (default: all three)
 set -euo pipefail
@@ -37,7 +37,7 @@ for step in "${steps[@]}"; do
 
         ;;
     fuzz)
-        timed "fuzz" bash scripts/fuzz.sh build-asan "${FUZZ_SECONDS:-45}"
+        timed "fuzz" bash scripts/fuzz.sh build-asan "${FUZZ_SECONDS:-30}"
         ;;
     tsan)
         timed "tsan configure+build" bash -c 'cmake --preset tsan >/dev/null && cmake --build --preset tsan -j '"$jobs"' --target threading_tests'

@@ -41,43 +41,22 @@ void setFlowCategory(QToolBar *bar, int64_t category)
 std::vector<std::pair<core::StringId, size_t>> flowCategories(const core::Trace &trace)
 {
     std::vector<std::pair<core::StringId, size_t>> out;
-    for (const core::Flow &f : trace.flows) {
-        auto it = std::find_if(out.begin(), out.end(),
-                               [&](const auto &c) { return c.first == f.category; });
-        if (it == out.end())
-            out.push_back({f.category, 1});
-        else
-            ++it->second;
-    }
+    trace.flows.column(core::FlowTable::Category).visit([&](auto categories) {
+        for (size_t i = 0, n = trace.flows.size(); i < n; ++i) {
+            const auto category = core::StringId(categories[i]);
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&](const auto &c) { return c.first == category; });
+            if (it == out.end())
+                out.push_back({category, 1});
+            else
+                ++it->second;
+        }
+    });
     return out;
 }
 
-std::vector<core::Flow> flowsOfCategory(const core::Trace &trace, core::StringId category)
-{
-    std::vector<core::Flow> out;
-    for (const core::Flow &f : trace.flows) {
-        if (f.category == category && trace.valid(f.from) && trace.valid(f.to))
-            out.push_back(f);
-    }
-    return out;
-}
-
-// The flows of a category that cross the view, at most kMaxFlowsPerFrame of them.
+// At most this many flows of a category are drawn per frame.
 constexpr size_t kMaxFlowsPerFrame = 5000;
-std::vector<core::Flow> flowsInView(const core::Trace &trace, const std::vector<core::Flow> &all,
-                                    core::TimePs t0, core::TimePs t1)
-{
-    std::vector<core::Flow> out;
-    for (const core::Flow &f : all) {
-        const core::TimePs a = trace.start(f.from), b = trace.start(f.to);
-        if (std::max(a, b) < t0 || std::min(a, b) > t1)
-            continue;
-        out.push_back(f);
-        if (out.size() >= kMaxFlowsPerFrame)
-            break;
-    }
-    return out;
-}
 
 // A flag on the ruler and a thin line down the tracks per visible bookmark.
 void addBookmarkOverlays(const Bookmarks &marks, const core::Viewport &view, float height,
@@ -192,6 +171,7 @@ void TimelineWidget::createToolBar()
         own->setChecked(current == core::kNoValue);
         connect(own, &QAction::triggered, this, [this] {
             setFlowCategory(m_toolBar, core::kNoValue);
+            m_categoryFlows.clear();
             onSelectionChanged();
         });
         if (!m_trace)
@@ -210,7 +190,8 @@ void TimelineWidget::createToolBar()
             connect(a, &QAction::triggered, this, [this, category] {
                 setFlowCategory(m_toolBar, int64_t(category));
                 m_flowsAction->setChecked(true);
-                m_selectedFlows = flowsOfCategory(*m_trace, category);
+                m_selectedFlows.clear();
+                m_categoryFlows.assign(*m_trace, category);
                 requestFrame();
             });
         }
@@ -308,6 +289,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_prefs = m_trace ? TrackPrefs(*m_trace) : TrackPrefs();
     m_tracks = m_prefs.load();
     m_selectedFlows.clear();
+    m_categoryFlows.clear();
     m_search->setTrace(m_trace);
     m_state->setTiming({});
     m_state->setMarked({});
@@ -379,7 +361,7 @@ const TimelineGeometry &TimelineWidget::frame(QSize canvasSize)
     overlays.timing = m_state->timing();
     overlays.marked = m_state->marked();
     if (flowCategory(m_toolBar) != core::kNoValue && m_trace)
-        overlays.flows = flowsInView(*m_trace, m_selectedFlows, m_state->t0(), m_state->t1());
+        overlays.flows = m_categoryFlows.inView(m_state->t0(), m_state->t1(), kMaxFlowsPerFrame);
     else
         overlays.flows = m_selectedFlows;
     overlays.highlights = m_state->highlights().refs;

@@ -17,6 +17,7 @@
 #include "core/query/lodindex.h"
 #include "core/query/selectionsummary.h"
 #include "views/timeline/backgroundjob.h"
+#include "views/timeline/categoryflows.h"
 #include "views/timeline/timelinecanvas.h"
 #include "views/timeline/timelinegeometry.h"
 #include "views/timeline/timelinelayout.h"
@@ -161,6 +162,7 @@ private:
     TimelineGeometryBuilder m_builder;
     TimelineGeometry m_geometry;
     std::vector<core::Flow> m_selectedFlows;
+    CategoryFlows m_categoryFlows;     // every flow of the "Flow category" chosen, by time
     QSize m_frameSize;
     bool m_dirty = true;
 

@@ -60,11 +60,15 @@ public:
         const_iterator() = default;
         const_iterator(const PackedInts *c, size_t i) : m_c(c), m_i(i) {}
         int64_t operator*() const { return (*m_c)[m_i]; }
-        int64_t operator[](difference_type d) const { return (*m_c)[size_t(difference_type(m_i) + d)]; }
+        int64_t operator[](difference_type d) const { return *(*this + d); }
         const_iterator &operator++() { ++m_i; return *this; }
         const_iterator operator++(int) { auto t = *this; ++m_i; return t; }
         const_iterator &operator--() { --m_i; return *this; }
-        const_iterator &operator+=(difference_type d) { m_i = size_t(difference_type(m_i) + d); return *this; }
+        const_iterator &operator+=(difference_type d)
+        {
+            m_i = size_t(difference_type(m_i) + d);
+            return *this;
+        }
         const_iterator &operator-=(difference_type d) { return *this += -d; }
         friend const_iterator operator+(const_iterator a, difference_type d) { return a += d; }
         friend const_iterator operator-(const_iterator a, difference_type d) { return a -= d; }

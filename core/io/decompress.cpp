@@ -439,4 +439,52 @@ Result<FileContents> readWholeBuffer(const std::string &name, const void *data, 
     return readSource(name, source, size, control, limit);
 }
 
+namespace {
+
+std::string zstdHead(const std::string &path, size_t bytes)
+{
+    std::unique_ptr<FILE, int (*)(FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream *)> stream(ZSTD_createDStream(),
+                                                                     &ZSTD_freeDStream);
+    if (!in || !stream || ZSTD_isError(ZSTD_initDStream(stream.get())))
+        return {};
+    std::string out(bytes, '\0');
+    std::string chunk(ZSTD_DStreamInSize(), '\0');
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    bool ok = true;
+    while (ok && output.pos < output.size) {
+        const size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get());
+        if (n == 0)
+            break;
+        ZSTD_inBuffer input{chunk.data(), n, 0};
+        while (ok && input.pos < input.size && output.pos < output.size)
+            ok = !ZSTD_isError(ZSTD_decompressStream(stream.get(), &output, &input));
+    }
+    out.resize(output.pos);
+    return out;
+}
+
+} // namespace
+
+std::string readFileHead(const std::string &path, size_t bytes)
+{
+    unsigned char magic[4] = {};
+    std::unique_ptr<FILE, int (*)(FILE *)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f)
+        return {};
+    const size_t n = std::fread(magic, 1, sizeof magic, f.get());
+    f.reset();
+    if (detectCompression(magic, n) == Compression::Zstd)
+        return zstdHead(path, bytes);
+    // gzread reads plain files as they are.
+    gzFile in = gzopen(path.c_str(), "rb");
+    if (!in)
+        return {};
+    std::string head(bytes, '\0');
+    const int got = gzread(in, head.data(), unsigned(std::min<size_t>(bytes, UINT32_MAX >> 1)));
+    gzclose(in);
+    head.resize(got > 0 ? size_t(got) : 0);
+    return head;
+}
+
 } // namespace tracedesk::core

@@ -88,6 +88,10 @@ Result<FileContents> readWholeFile(const std::string &path, LoadControl *control
                                    uint64_t maxDecompressedBytes);
 Result<FileContents> readWholeFile(const std::string &path, LoadControl *control,
                                    const DecompressLimit &limit);
+// The first `bytes` bytes of a file's content (decompressed when it is gzip or zstd), or fewer
+// when the content is shorter; empty when the file cannot be read. For peeking at a trace's
+// leading keys: corrupt data ends the head where it starts, no error.
+std::string readFileHead(const std::string &path, size_t bytes);
 // The same over bytes already in memory (fuzzing, tests); `name` stands for the file in errors.
 Result<FileContents> readWholeBuffer(const std::string &name, const void *data, size_t size,
                                      LoadControl *control, const DecompressLimit &limit);

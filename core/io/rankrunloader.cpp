@@ -2,14 +2,13 @@
 
 #include "core/base/parallel.h"
 #include "core/io/chromejsonreader.h"
+#include "core/io/decompress.h"
 #include "core/io/memoryguard.h"
 #include "core/io/rankname.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
 #include "core/io/storecache.h"
 #include "core/model/tracemerge.h"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -34,18 +33,10 @@ bool endsWith(const std::string &s, std::string_view suffix)
 }
 
 // Kineto writes its top-level keys before (or, in old files, soon after) the event array; the
-// first 64 KiB are enough to tell, and gzread reads plain and gzip files alike.
+// first 64 KiB are enough to tell.
 bool hasKinetoKeys(const std::string &path)
 {
-    gzFile in = gzopen(path.c_str(), "rb");
-    if (!in)
-        return false;
-    std::string head(64 * 1024, '\0');
-    const int n = gzread(in, head.data(), unsigned(head.size()));
-    gzclose(in);
-    if (n <= 0)
-        return false;
-    head.resize(size_t(n));
+    const std::string head = readFileHead(path, 64 * 1024);
     for (const char *key : {"\"schemaVersion\"", "\"deviceProperties\"", "\"distributedInfo\"",
                             "\"baseTimeNanoseconds\"", "\"computeProperties\""}) {
         if (head.find(key) != std::string::npos)

@@ -1,14 +1,11 @@
 #include "core/io/runranks.h"
 
+#include "core/io/decompress.h"
 #include "core/io/rankname.h"
 
 #include <simdjson.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <memory>
 #include <optional>
 
 namespace tracedesk::core {
@@ -27,55 +24,6 @@ bool endsWithLower(std::string_view path, std::string_view suffix)
             return false;
     }
     return true;
-}
-
-// The first kHeadBytes of a zstd file, decompressed; empty on any problem.
-std::string zstdHead(const std::string &path)
-{
-    std::unique_ptr<FILE, int (*)(FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!in)
-        return {};
-    std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream *)> stream(ZSTD_createDStream(),
-                                                                     &ZSTD_freeDStream);
-    if (!stream || ZSTD_isError(ZSTD_initDStream(stream.get())))
-        return {};
-    std::string out(kHeadBytes, '\0');
-    std::string chunk(ZSTD_DStreamInSize(), '\0');
-    ZSTD_outBuffer output{out.data(), out.size(), 0};
-    while (output.pos < output.size) {
-        const size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get());
-        if (n == 0)
-            break;
-        ZSTD_inBuffer input{chunk.data(), n, 0};
-        while (input.pos < input.size && output.pos < output.size) {
-            if (ZSTD_isError(ZSTD_decompressStream(stream.get(), &output, &input))) {
-                out.resize(output.pos);
-                return out;
-            }
-        }
-    }
-    out.resize(output.pos);
-    return out;
-}
-
-// The first kHeadBytes of a plain, gzip or zstd file.
-std::string fileHead(const std::string &path)
-{
-    unsigned char magic[4] = {};
-    if (FILE *f = std::fopen(path.c_str(), "rb")) {
-        const size_t n = std::fread(magic, 1, sizeof magic, f);
-        std::fclose(f);
-        if (n == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
-            return zstdHead(path);
-    }
-    gzFile in = gzopen(path.c_str(), "rb");
-    if (!in)
-        return {};
-    std::string head(kHeadBytes, '\0');
-    const int n = gzread(in, head.data(), unsigned(head.size()));
-    gzclose(in);
-    head.resize(n > 0 ? size_t(n) : 0);
-    return head;
 }
 
 // The end of the JSON object that opens at `from` (its closing brace + 1), or npos when the
@@ -107,7 +55,7 @@ std::optional<int64_t> distributedRank(const std::string &path)
 {
     if (endsWithLower(path, ".xplane.pb"))
         return std::nullopt;
-    const std::string head = fileHead(path);
+    const std::string head = readFileHead(path, kHeadBytes);
     const std::string_view key = "\"distributedInfo\"";
     for (size_t at = head.find(key); at != std::string::npos; at = head.find(key, at + 1)) {
         size_t i = at + key.size();

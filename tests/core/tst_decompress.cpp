@@ -89,6 +89,23 @@ private slots:
         QCOMPARE(control.done(), uint64_t(stored.size()));
     }
 
+    void headOfEveryKind()
+    {
+        QFETCH(int, kind);
+        const std::string plain = sampleText();
+        const std::string stored = kind == int(Compression::Gzip)   ? gzipBytes(plain)
+                                   : kind == int(Compression::Zstd) ? zstdBytes(plain)
+                                                                    : plain;
+        TemporaryFile file(stored);
+        QCOMPARE(readFileHead(file.path(), 1000), plain.substr(0, 1000));
+        QCOMPARE(readFileHead(file.path(), plain.size() + 10), plain);   // shorter content
+        std::string cut = stored.substr(0, stored.size() / 2);           // truncated data
+        TemporaryFile half(cut);
+        QCOMPARE(readFileHead(half.path(), 100), plain.substr(0, 100));
+        QVERIFY(readFileHead(file.path() + ".missing", 100).empty());
+    }
+    void headOfEveryKind_data() { roundTrip_data(); }
+
     void concatenatedGzipMembers()
     {
         TemporaryFile file(gzipBytes("hello ") + gzipBytes("world"));

@@ -6,6 +6,7 @@
 
 #include "../core/support/clirun.h"
 #include "../core/support/kinetofixtures.h"
+#include "../core/support/slicestarts.h"
 
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
@@ -33,26 +34,12 @@
 using namespace tracedesk;
 using app::MainWindow;
 using views::DistributedPanel;
+using testsupport::sliceStarts;
 
 namespace {
 
 constexpr int kRanks = 4;
 constexpr int kSlowRank = 2;
-
-// Where every slice called `name` starts, over the whole trace.
-std::vector<core::TimePs> sliceStarts(const core::Trace &trace, std::string_view name)
-{
-    std::vector<core::TimePs> starts;
-    for (const core::Track &track : trace.tracks) {
-        for (const core::Row &row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
-                if (trace.string(trace.kinds[row.kind[i]].name) == name)
-                    starts.push_back(row.start[i]);
-            }
-        }
-    }
-    return starts;
-}
 
 } // namespace
 

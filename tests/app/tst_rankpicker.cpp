@@ -6,6 +6,7 @@
 // fit with the slow rank, not on the timeline, still named the top straggler; `--ranks` and
 // `--memory-limit` on the command line.
 
+#include "../core/support/slicestarts.h"
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
@@ -33,25 +34,12 @@
 using namespace tracedesk;
 using app::MainWindow;
 using views::DistributedPanel;
+using testsupport::sliceStarts;
 
 namespace {
 
 constexpr int kRanks = 4;
 constexpr int kSlowRank = 2;
-
-std::vector<core::TimePs> sliceStarts(const core::Trace &trace, std::string_view name)
-{
-    std::vector<core::TimePs> starts;
-    for (const core::Track &track : trace.tracks) {
-        for (const core::Row &row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
-                if (trace.string(trace.kinds[row.kind[i]].name) == name)
-                    starts.push_back(row.start[i]);
-            }
-        }
-    }
-    return starts;
-}
 
 } // namespace
 

@@ -7,6 +7,7 @@
 // about 15 bytes per flow. Readers get Flow values: flows[i] or a range-for over the table.
 // Built once from a vector of Flow (builders collect, sort, then assign); immutable afterwards.
 
+#include "core/model/indexiterator.h"
 #include "core/model/packedints.h"
 #include "core/model/types.h"
 
@@ -29,26 +30,7 @@ class FlowTable
 public:
     enum Column { FromTrack, FromRow, FromIndex, ToTrack, ToRow, ToIndex, Id, Category, Count };
 
-    class const_iterator
-    {
-    public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = Flow;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = Flow;
-
-        const_iterator() = default;
-        const_iterator(const FlowTable *t, size_t i) : m_t(t), m_i(i) {}
-        Flow operator*() const { return (*m_t)[m_i]; }
-        const_iterator &operator++() { ++m_i; return *this; }
-        const_iterator operator++(int) { auto t = *this; ++m_i; return t; }
-        friend bool operator==(const_iterator a, const_iterator b) { return a.m_i == b.m_i; }
-
-    private:
-        const FlowTable *m_t = nullptr;
-        size_t m_i = 0;
-    };
+    using const_iterator = IndexIterator<FlowTable, Flow>;
 
     FlowTable() = default;
     FlowTable(const std::vector<Flow> &flows) { assign(flows); }

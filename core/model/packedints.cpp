@@ -62,16 +62,6 @@ bool PackedInts::setLayout(uint8_t width, int64_t base, size_t size)
     return true;
 }
 
-bool PackedInts::adopt(uint8_t width, int64_t base, size_t size, std::vector<uint8_t> bytes)
-{
-    if (!setLayout(width, base, size) || bytes.size() != size * width) {
-        clear();
-        return false;
-    }
-    m_bytes = std::move(bytes);
-    return true;
-}
-
 std::vector<int64_t> PackedInts::values() const
 {
     std::vector<int64_t> out(m_size);

@@ -11,12 +11,12 @@
 // Hot loops call visit() once per column and get a typed view whose loads are plain loads.
 // Thread safety: immutable after construction; any number of readers.
 
+#include "core/model/indexiterator.h"
 #include "core/model/types.h"
 
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <iterator>
 #include <span>
 #include <vector>
 
@@ -48,41 +48,7 @@ public:
         }
     };
 
-    class const_iterator
-    {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = int64_t;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = int64_t;
-
-        const_iterator() = default;
-        const_iterator(const PackedInts *c, size_t i) : m_c(c), m_i(i) {}
-        int64_t operator*() const { return (*m_c)[m_i]; }
-        int64_t operator[](difference_type d) const { return *(*this + d); }
-        const_iterator &operator++() { ++m_i; return *this; }
-        const_iterator operator++(int) { auto t = *this; ++m_i; return t; }
-        const_iterator &operator--() { --m_i; return *this; }
-        const_iterator &operator+=(difference_type d)
-        {
-            m_i = size_t(difference_type(m_i) + d);
-            return *this;
-        }
-        const_iterator &operator-=(difference_type d) { return *this += -d; }
-        friend const_iterator operator+(const_iterator a, difference_type d) { return a += d; }
-        friend const_iterator operator-(const_iterator a, difference_type d) { return a -= d; }
-        friend difference_type operator-(const_iterator a, const_iterator b)
-        {
-            return difference_type(a.m_i) - difference_type(b.m_i);
-        }
-        friend bool operator==(const_iterator a, const_iterator b) { return a.m_i == b.m_i; }
-        friend auto operator<=>(const_iterator a, const_iterator b) { return a.m_i <=> b.m_i; }
-
-    private:
-        const PackedInts *m_c = nullptr;
-        size_t m_i = 0;
-    };
+    using const_iterator = IndexIterator<PackedInts, int64_t>;
 
     PackedInts() = default;
     explicit PackedInts(std::span<const int64_t> values) { assign(values); }
@@ -90,25 +56,17 @@ public:
     {
         assign(std::span<const int64_t>(values.begin(), values.size()));
     }
-    template<typename T>
-    explicit PackedInts(const std::vector<T> &values)
-    {
-        std::vector<int64_t> wide(values.begin(), values.end());
-        assign(wide);
-    }
 
     // Picks the narrowest width for `values` (kNoValue entries allowed).
     void assign(std::span<const int64_t> values);
-    // Adopts stored bytes as written by a store file: width 1, 2, 4 or 8, bytes = size * width.
-    // Returns false when the layout does not add up.
-    bool adopt(uint8_t width, int64_t base, size_t size, std::vector<uint8_t> bytes);
 
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     unsigned width() const { return m_width; }
     int64_t base() const { return m_base; }
     const std::vector<uint8_t> &bytes() const { return m_bytes; }
-    // The store reader decompresses straight into this after setLayout().
+    // The store reader sets the layout (false for a width other than 1, 2, 4 or 8), then
+    // decompresses straight into the bytes and checks they are size() * width().
     std::vector<uint8_t> &mutableBytes() { return m_bytes; }
     bool setLayout(uint8_t width, int64_t base, size_t size);
 

@@ -121,10 +121,11 @@ void TestPackedInts::viewMatchesIndexing()
 
 void TestPackedInts::adoptChecksTheLayout()
 {
+    // The store reader's path: a layout, then the stored bytes as written.
     PackedInts p;
-    QVERIFY(!p.adopt(3, 0, 2, std::vector<uint8_t>(6)));            // no such width
-    QVERIFY(!p.adopt(2, 0, 2, std::vector<uint8_t>(5)));            // bytes != size * width
-    QVERIFY(p.adopt(2, 100, 2, std::vector<uint8_t>{1, 0, 0xff, 0xff}));
+    QVERIFY(!p.setLayout(3, 0, 2));                                   // no such width
+    QVERIFY(p.setLayout(2, 100, 2));
+    p.mutableBytes() = {1, 0, 0xff, 0xff};
     QCOMPARE(p.values(), (std::vector<int64_t>{101, kNoValue}));
 }
 

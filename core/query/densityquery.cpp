@@ -300,10 +300,26 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
     flush();
 }
 
+// Columns of a run too long to walk: how many slices start in each column, by binary search.
+void countedColumns(const Row &row, const Viewport &view, const VisibleItem &run, uint32_t item,
+                    int64_t widthPx, std::vector<DensityColumn> &out)
+{
+    const TimePs *start = row.start.data();
+    const TimePs *end = start + run.first + run.count;
+    const int64_t px0 = std::max<int64_t>(0, view.pixelOf(run.start));
+    const int64_t px1 = std::min(widthPx - 1, view.pixelOf(std::max(run.start, run.end() - 1)));
+    const TimePs *from = std::lower_bound(start + run.first, end, view.pixelStart(px0));
+    for (int64_t px = px0; px <= px1; ++px) {
+        const TimePs *to = std::lower_bound(from, end, view.pixelStart(px + 1));
+        out.push_back({px, kNotMeasured, run.kind, uint32_t(to - from), item});
+        from = to;
+    }
+}
+
 } // namespace
 
 void densityColumns(const Row &row, const Viewport &view, const std::vector<VisibleItem> &items,
-                    std::vector<DensityColumn> &out, const DensityBins *bins)
+                    std::vector<DensityColumn> &out, const DensityBins *bins, size_t *exactBudget)
 {
     out.clear();
     if (!view.valid())
@@ -315,7 +331,13 @@ void densityColumns(const Row &row, const Viewport &view, const std::vector<Visi
         if (!run.folded())
             continue;
         if (level < 0) {
-            exactColumns(row, view, run, uint32_t(n), widthPx, out);
+            if (!exactBudget || run.count <= *exactBudget) {
+                exactColumns(row, view, run, uint32_t(n), widthPx, out);
+                if (exactBudget)
+                    *exactBudget -= run.count;
+            } else {
+                countedColumns(row, view, run, uint32_t(n), widthPx, out);
+            }
             continue;
         }
         const int64_t px0 = std::max<int64_t>(0, view.pixelOf(run.start));

@@ -80,7 +80,7 @@ private:
 struct DensityColumn
 {
     int64_t px = 0;         // Viewport::pixelOf column
-    float coverage = 0;     // covered fraction of the column's time, [0, 1]
+    float coverage = 0;     // covered fraction of the column's time, [0, 1]; kNotMeasured
     uint32_t kind = 0;      // the kind with the most time in the column
     uint32_t count = 0;     // slices starting in the column
     uint32_t item = 0;      // index of the folded VisibleItem the column belongs to
@@ -88,9 +88,17 @@ struct DensityColumn
     friend bool operator==(const DensityColumn &, const DensityColumn &) = default;
 };
 
+// Coverage of a column whose slices were not walked (see exactBudget below).
+inline constexpr float kNotMeasured = -1.0f;
+
 // Fills `out` (cleared first) with the columns of every folded item in `items` (as returned
 // by queryRow for the same row and view), in time order, clipped to the view.
+// Without bins each run's slices are walked. A caller that must stay fast (a frame on the GUI
+// thread before the bins exist) passes `exactBudget`, the slices it may still walk: a run
+// beyond it gets columns with exact start counts (binary searches) and kNotMeasured coverage,
+// and the budget shrinks by what was walked.
 void densityColumns(const Row &row, const Viewport &view, const std::vector<VisibleItem> &items,
-                    std::vector<DensityColumn> &out, const DensityBins *bins = nullptr);
+                    std::vector<DensityColumn> &out, const DensityBins *bins = nullptr,
+                    size_t *exactBudget = nullptr);
 
 } // namespace tracedesk::core

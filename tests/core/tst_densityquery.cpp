@@ -84,6 +84,7 @@ private slots:
     void binnedRowKeepsGapsAndDominance();
     void binnedMatchesExact();
     void smallRowsHaveNoBins();
+    void budgetCountsStartsOfLongerRuns();
 };
 
 // 100 ps per pixel, 10 columns; every slice is under 2 px, so they fold into two runs split by
@@ -197,6 +198,52 @@ void TstDensityQuery::smallRowsHaveNoBins()
     const auto trace = makeRow({{0, 10, 0}, {20, 10, 1}});
     QVERIFY(DensityBins(trace->tracks[0].rows[0]).empty());
     QCOMPARE(DensityBins(trace->tracks[0].rows[0]).levelFor(1e6), -1);
+}
+
+void TstDensityQuery::budgetCountsStartsOfLongerRuns()
+{
+    const auto trace = makeRow(bigRow());
+    const Row &row = trace->tracks[0].rows[0];
+    const Viewport view = Viewport::withWidth(0, kColumns * kColumn, kColumns);
+    std::vector<VisibleItem> items;
+    queryRow(row, view, items);
+    // The ten idle columns split the row into two runs; the one idle column does not.
+    QCOMPARE(items.size(), size_t(2));
+    const size_t firstRun = size_t(69 * 2 * kColumn / kCell);
+    const size_t secondRun = size_t(70 * 2 * kColumn / kCell);
+    QCOMPARE(size_t(items[0].count), firstRun);
+    QCOMPARE(size_t(items[1].count), secondRun);
+
+    // Room for the first run only: it is walked, the second is counted.
+    size_t budget = firstRun + secondRun - 1;
+    std::vector<DensityColumn> got;
+    densityColumns(row, view, items, got, nullptr, &budget);
+    QCOMPARE(budget, secondRun - 1);
+    const std::vector<DensityColumn> exact = columns(row, view);
+    std::vector<DensityColumn> walked, counted;
+    for (const DensityColumn &c : got)
+        (c.item == 0 ? walked : counted).push_back(c);
+    std::vector<DensityColumn> exactFirst;
+    for (const DensityColumn &c : exact) {
+        if (c.item == 0)
+            exactFirst.push_back(c);
+    }
+    QCOMPARE(walked, exactFirst);
+    QCOMPARE(counted.size(), size_t(70));   // columns 80-149, each drawn
+    for (size_t i = 0; i < counted.size(); ++i) {
+        QCOMPARE(counted[i].px, int64_t(80 + i));
+        QCOMPARE(counted[i].coverage, kNotMeasured);
+        QCOMPARE(counted[i].count, uint32_t(2 * kColumn / kCell));
+        QCOMPARE(counted[i].kind, 0u);   // the run's first slice: column 80's main kind
+    }
+
+    // A budget of zero walks nothing and still counts every start in view.
+    budget = 0;
+    densityColumns(row, view, items, got, nullptr, &budget);
+    size_t starts = 0;
+    for (const DensityColumn &c : got)
+        starts += c.count;
+    QCOMPARE(starts, row.size());
 }
 
 QTEST_GUILESS_MAIN(TstDensityQuery)

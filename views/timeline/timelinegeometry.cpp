@@ -112,6 +112,7 @@ void TimelineGeometryBuilder::build(const core::Viewport &view, const TimelineLa
     m_view = view;
     m_options = options;
     m_psPerPx = view.psPerPx();
+    m_exactBudget = kExactSlicesPerFrame;
     Ruler ruler = computeRuler(view, options.width, m_trace->begin);
     out.ticks.reserve(ruler.ticks.size());
     for (RulerTick &t : ruler.ticks)
@@ -165,7 +166,8 @@ void TimelineGeometryBuilder::addSliceRow(uint32_t track, uint32_t row, float y,
     const core::Row &data = m_trace->tracks[track].rows[row];
     const core::RowIndex *index = m_index ? m_index->row(track, row) : nullptr;
     core::queryRow(data, m_view, m_items, core::kFoldPx, index);
-    core::densityColumns(data, m_view, m_items, m_columns, index ? &index->density() : nullptr);
+    core::densityColumns(data, m_view, m_items, m_columns, index ? &index->density() : nullptr,
+                         &m_exactBudget);
     const float h = float(TimelineLayout::kRowHeight - 1);
     // Item n of m_items is folded entry foldedBase + (folded items before n).
     std::vector<uint32_t> &foldedOf = m_foldedOf;

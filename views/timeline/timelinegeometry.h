@@ -184,6 +184,10 @@ private:
     core::Viewport m_view;
     GeometryOptions m_options;
     double m_psPerPx = 1;
+    // Slices one frame may walk for exact density before the LOD index exists: a few ms on
+    // the GUI thread. Longer runs show their start counts until the index arrives.
+    static constexpr size_t kExactSlicesPerFrame = 400'000;
+    size_t m_exactBudget = 0;
 };
 
 } // namespace tracedesk::views

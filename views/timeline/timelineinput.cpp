@@ -308,6 +308,10 @@ QString TimelineWidget::toolTipAt(QPointF pos) const
     };
     for (const GeoDensity &d : m_geometry.density) {
         if (gx >= d.x && gx < d.x + d.w && gy >= d.y && gy < d.y + d.h) {
+            if (d.coverage == core::kNotMeasured) {
+                return tr("%1\nthis pixel: %2 slices start here (busy time after indexing)")
+                    .arg(foldedText(m_geometry.folded[d.folded]), countText(d.count));
+            }
             return tr("%1\nthis pixel: %2% busy, mostly %3; %4 slices start here")
                 .arg(foldedText(m_geometry.folded[d.folded]),
                      QString::number(double(d.coverage) * 100, 'f', d.coverage < 0.1f ? 1 : 0),

@@ -119,6 +119,7 @@ TimelineWidget::TimelineWidget(QWidget *parent)
 TimelineWidget::~TimelineWidget()
 {
     m_indexJob.stop();
+    m_flowJob.stop();
 }
 
 void TimelineWidget::createToolBar()
@@ -282,6 +283,7 @@ void TimelineWidget::updateToolLabel()
 void TimelineWidget::setTrace(core::TracePtr trace)
 {
     m_indexJob.stop();
+    m_flowJob.stop();
     m_opJob.stop();
     m_trace = std::move(trace);
     m_index.reset();
@@ -303,16 +305,12 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     if (!m_trace)
         return;
     // The pyramids read every row once, the flow index sorts every flow: a worker's job, never
-    // the GUI thread's.
+    // the GUI thread's. The pyramids come first, on their own: until they exist each frame
+    // shows only what it can count quickly (timelinegeometry.h).
     core::TracePtr target = m_trace;
     m_indexJob.run<std::shared_ptr<const core::TraceLodIndex>>(
         this,
-        [target](core::CancelToken cancel) {
-            auto index = core::TraceLodIndex::build(*target, cancel);
-            if (index)
-                FlowLookup::prepare(target, cancel);
-            return index;
-        },
+        [target](core::CancelToken cancel) { return core::TraceLodIndex::build(*target, cancel); },
         [this, target](std::shared_ptr<const core::TraceLodIndex> index) {
             if (target != m_trace || !index)
                 return;
@@ -320,6 +318,10 @@ void TimelineWidget::setTrace(core::TracePtr trace)
             m_builder.setTrace(m_trace.get(), m_index.get());
             requestFrame();
             emit lodIndexBuilt();
+            m_flowJob.run<bool>(
+                this,
+                [target](core::CancelToken cancel) { return FlowLookup::prepare(target, cancel); },
+                [](bool) {});
         });
 }
 

@@ -176,6 +176,7 @@ private:
     AreaRange m_areaPreview;     // the area being dragged, committed on release
     QPointF m_lastMouse{-1, -1};
     BackgroundJob m_indexJob;
+    BackgroundJob m_flowJob;
     BackgroundJob m_opJob;
 };
 

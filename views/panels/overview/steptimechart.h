@@ -1,19 +1,22 @@
 #pragma once
 
-// StepTimeChart: one stacked bar per step, one series per time category (Qt Charts
-// QStackedBarSeries). Hovering a segment shows the step's values; clicking a step emits
-// stepClicked with its index. Beyond kMaxBars steps, each bar is a run of consecutive steps
-// with their mean per category (Qt Charts costs O(n^2) in categories, and more bars than pixels
-// show nothing more); its tooltip names the run and clicking it emits the run's first step. Without steps it draws no chart, only a one-line reason
-// (emptyText()), and shrinks to that line.
+// StepTimeChart: one stacked bar per step, one colour per time category, drawn with QPainter
+// (a Qt Charts bar chart took 30-50 ms of the GUI thread to build and lay out). Hovering a bar
+// shows the step's values; clicking it emits stepClicked with its index. Beyond kMaxBars steps,
+// each bar is a run of consecutive steps with their mean per category (more bars than pixels
+// show nothing more); its tooltip names the run and clicking it emits the run's first step.
+// Without steps it draws no chart, only a one-line reason (emptyText()), and shrinks to that
+// line.
 
-#include <QChartView>
+#include <QHash>
 #include <QStringList>
+#include <QWidget>
+
 #include <vector>
 
 namespace tracedesk::views {
 
-class StepTimeChart : public QChartView
+class StepTimeChart : public QWidget
 {
     Q_OBJECT
 
@@ -27,10 +30,19 @@ public:
     void clear();
     static constexpr int kMaxBars = 100;
 
+    // A fixed colour for a category, whatever else the chart shows (else the default order).
+    void setCategoryColour(const QString &category, QColor colour);
+
+    QString title() const { return m_title; }
     int stepCount() const { return int(m_labels.size()); }
     // Steps per bar: 1, or the run length when there are more than kMaxBars steps.
     int stepsPerBar() const { return m_perBar; }
     int barCount() const;
+    // The categories drawn (those with some time), in legend order, and their colours.
+    QStringList shownCategories() const;
+    QColor colourOf(int shown) const;
+    // The height of a shown category's part of a bar: the mean over the bar's steps.
+    double barValue(int shown, int bar) const;
     // The bar's steps and mean per category (the step's values when a bar is one step).
     QString barText(int bar) const;
     int categoryCount() const { return int(m_categories.size()); }
@@ -39,23 +51,51 @@ public:
     QString emptyText() const { return m_labels.isEmpty() && !m_pending ? m_emptyText : QString(); }
     void setEmptyText(const QString &text) { m_emptyText = text; }
 
+    // Where a bar is drawn, and which bar is under a point (-1 for none).
+    QRectF barRect(int bar) const;
+    int barAt(QPointF pos) const;
+
+    QSize sizeHint() const override;
+
 signals:
     void stepClicked(int step);
 
 protected:
-    void drawForeground(QPainter *painter, const QRectF &rect) override;
+    void paintEvent(QPaintEvent *) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *) override;
+    bool event(QEvent *event) override;
 
 private:
-    void showEmpty();
+    struct Shown
+    {
+        int category = 0;
+        std::vector<double> means;   // per bar
+    };
+    struct Geometry
+    {
+        QRectF plot;
+        double yMax = 1;
+        int legendRows = 1;
+    };
+    Geometry geometry() const;
+    QRectF barRectIn(const Geometry &g, int bar) const;
+    void setShrunk(bool shrunk);
 
+    QString m_title;
     QString m_emptyText;
-    int m_chartMinHeight = 240;
-    bool m_empty = false;
     bool m_pending = true;   // steps not known yet (new, or clear())
+    bool m_shrunk = false;
     QStringList m_labels;
+    QStringList m_barLabels;
     QStringList m_categories;
     std::vector<std::vector<double>> m_values;
+    std::vector<Shown> m_shown;
+    std::vector<double> m_totals;   // per bar
+    QHash<QString, QColor> m_fixedColours;
     int m_perBar = 1;
+    int m_hover = -1;
 };
 
 } // namespace tracedesk::views

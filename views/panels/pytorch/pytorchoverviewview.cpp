@@ -6,13 +6,10 @@
 #include "views/panels/overview/steptimechart.h"
 #include "views/panels/pytorch/pytorchstepmodel.h"
 
-#include <QBarSet>
-#include <QChart>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QStackedBarSeries>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -43,23 +40,16 @@ QString percentOr(const std::optional<double> &fraction)
 }
 
 // One colour per category whatever else the chart shows, so Kernel looks the same in every
-// profile (the chart drops empty categories, which would shift theme colours).
+// profile (the chart drops empty categories, which would shift its default colours).
 void colourByCategory(StepTimeChart *chart)
 {
     static const QColor kColours[kBreakdownCategoryCount] = {
         QColor(0x42, 0x85, 0xf4), QColor(0x7e, 0x57, 0xc2), QColor(0x26, 0xa6, 0x9a),
         QColor(0xef, 0x6c, 0x00), QColor(0xfb, 0xc0, 0x2d), QColor(0xe5, 0x39, 0x35),
         QColor(0x66, 0xbb, 0x6a), QColor(0xbd, 0xbd, 0xbd)};
-    for (QAbstractSeries *series : chart->chart()->series()) {
-        auto *bars = qobject_cast<QStackedBarSeries *>(series);
-        if (!bars)
-            continue;
-        for (QBarSet *set : bars->barSets()) {
-            for (int c = 0; c < kBreakdownCategoryCount; ++c) {
-                if (set->label() == QString::fromUtf8(breakdownCategoryName(BreakdownCategory(c))))
-                    set->setColor(kColours[c]);
-            }
-        }
+    for (int c = 0; c < kBreakdownCategoryCount; ++c) {
+        chart->setCategoryColour(QString::fromUtf8(breakdownCategoryName(BreakdownCategory(c))),
+                                 kColours[c]);
     }
 }
 

@@ -7,7 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
-#include <QSortFilterProxyModel>
+#include <QHeaderView>
 #include <QTreeView>
 #include <QtTest>
 
@@ -125,6 +125,28 @@ private slots:
             frame.overlays.begin(), frame.overlays.end(),
             [](const views::GeoOverlay &o) { return o.kind == views::GeoOverlay::Highlight; });
         QCOMPARE(outlines, 2);
+
+        // A click on the Count header sorts every level by count; the expanded group stays
+        // expanded wherever it moves.
+        QTest::mouseClick(tree->header()->viewport(), Qt::LeftButton, {},
+                          QPoint(tree->header()->sectionViewportPosition(
+                                     views::PivotTreeModel::Count) + 5,
+                                 tree->header()->height() / 2));
+        const Qt::SortOrder order = tree->header()->sortIndicatorOrder();
+        QCOMPARE(tree->header()->sortIndicatorSection(), int(views::PivotTreeModel::Count));
+        const QModelIndex alphaNow = rowLabelled(model, "alpha");
+        QVERIFY(tree->isExpanded(alphaNow));
+        for (const QModelIndex &parent : {QModelIndex(), alphaNow}) {
+            for (int r = 1; r < model->rowCount(parent); ++r) {
+                const qulonglong before = model->index(r - 1, views::PivotTreeModel::Count, parent)
+                                              .data(views::PivotTreeModel::kSortRole)
+                                              .toULongLong();
+                const qulonglong after = model->index(r, views::PivotTreeModel::Count, parent)
+                                             .data(views::PivotTreeModel::kSortRole)
+                                             .toULongLong();
+                QVERIFY(order == Qt::AscendingOrder ? before <= after : before >= after);
+            }
+        }
     }
 
     void argKeyLevel()

@@ -431,6 +431,18 @@ void TstTimelineWidget::areaSelectionSummary()
     // Sorting by occurrences puts kernelA first.
     m_details->table()->sortByColumn(views::SummaryTableModel::Occurrences, Qt::DescendingOrder);
     QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("kernelA"));
+    // The selected row stays selected through a sort; by name, ascending, as a user clicks it.
+    m_details->table()->selectRow(4);
+    const QString chosen = model->index(4, 0).data().toString();
+    m_details->table()->sortByColumn(views::SummaryTableModel::Name, Qt::AscendingOrder);
+    names.clear();
+    for (int r = 0; r < model->rowCount(); ++r)
+        names << model->index(r, 0).data().toString();
+    QCOMPARE(names, (QStringList{"inner", "kernelA", "kernelB", "launch", "step"}));
+    QCOMPARE(m_details->table()->currentIndex().data().toString(), chosen);
+    // By the shortest slice: launch (200 ns) first.
+    m_details->table()->sortByColumn(views::SummaryTableModel::Min, Qt::AscendingOrder);
+    QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("launch"));
 }
 
 void TstTimelineWidget::timingTool()

@@ -15,7 +15,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -39,7 +38,6 @@ PivotPanel::PivotPanel(QWidget *parent)
     , m_status(new QLabel)
     , m_tree(new QTreeView)
     , m_model(new PivotTreeModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
 {
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Group by")));
@@ -74,9 +72,7 @@ PivotPanel::PivotPanel(QWidget *parent)
     connect(m_selectionOnly, &QCheckBox::toggled, this, &PivotPanel::recompute);
     connect(m_export, &QPushButton::clicked, this, &PivotPanel::exportCsv);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(PivotTreeModel::kSortRole);
-    m_tree->setModel(m_proxy);
+    m_tree->setModel(m_model);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(PivotTreeModel::Total, Qt::DescendingOrder);
     m_tree->setUniformRowHeights(true);
@@ -85,6 +81,9 @@ PivotPanel::PivotPanel(QWidget *parent)
     m_tree->header()->setSectionResizeMode(PivotTreeModel::Group, QHeaderView::Stretch);
     for (int c = PivotTreeModel::Count; c < PivotTreeModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Numbers fit by the widest of the first rows (largest first): measuring 1000 rows per
+    // column, Qt's default, held the GUI thread for 40 ms on a 10M-event profile.
+    m_tree->header()->setResizeContentsPrecision(100);
     onRowActivated(m_tree, this, [this](const QModelIndex &index) { outlineGroup(index); });
 
     auto *layout = new QVBoxLayout(this);
@@ -193,13 +192,13 @@ void PivotPanel::recompute()
         });
 }
 
-void PivotPanel::outlineGroup(const QModelIndex &proxyIndex)
+void PivotPanel::outlineGroup(const QModelIndex &index)
 {
     const auto result = m_model->result();
     const core::TracePtr trace = m_model->trace();
-    if (!result || !trace || !m_state || !proxyIndex.isValid())
+    if (!result || !trace || !m_state || !index.isValid())
         return;
-    const uint32_t node = m_model->nodeOf(m_proxy->mapToSource(proxyIndex));
+    const uint32_t node = m_model->nodeOf(index);
     const QString label = m_model->labelOf(node);
     using Highlights = TimelineState::Highlights;
     m_outlineJob.run<Highlights>(

@@ -19,7 +19,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTreeView;
 
 namespace tracedesk::views {
@@ -48,12 +47,11 @@ public:
 
     QTreeView *treeView() const { return m_tree; }
     PivotTreeModel *model() const { return m_model; }
-    QSortFilterProxyModel *proxyModel() const { return m_proxy; }
     bool isComputing() const { return m_computing; }
     QString statusText() const;
     QString csv() const;
-    // What a click on a row of the (proxy) tree does.
-    void outlineGroup(const QModelIndex &proxyIndex);
+    // What a click on a row of the tree does.
+    void outlineGroup(const QModelIndex &index);
 
 signals:
     void computed();
@@ -76,7 +74,6 @@ private:
     QLabel *m_status = nullptr;
     QTreeView *m_tree = nullptr;
     PivotTreeModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
 };
 
 } // namespace tracedesk::views

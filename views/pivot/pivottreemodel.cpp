@@ -2,6 +2,8 @@
 
 #include "views/common/qtconvert.h"
 
+#include <algorithm>
+
 namespace tracedesk::views {
 
 PivotTreeModel::PivotTreeModel(QObject *parent)
@@ -14,15 +16,70 @@ void PivotTreeModel::setResult(core::TracePtr trace,
     beginResetModel();
     m_trace = std::move(trace);
     m_result = m_trace ? std::move(result) : nullptr;
-    m_rowInParent.clear();
-    if (m_result) {
-        m_rowInParent.assign(m_result->nodes.size(), 0);
-        for (const core::PivotNode &n : m_result->nodes) {
-            for (size_t i = 0; i < n.children.size(); ++i)
-                m_rowInParent[n.children[i]] = int(i);
-        }
-    }
+    orderChildren();
     endResetModel();
+}
+
+void PivotTreeModel::orderChildren()
+{
+    m_children.clear();
+    m_rowInParent.clear();
+    if (!m_result)
+        return;
+    const std::vector<core::PivotNode> &nodes = m_result->nodes;
+    m_children.resize(nodes.size());
+    for (size_t n = 0; n < nodes.size(); ++n)
+        m_children[n].assign(nodes[n].children.begin(), nodes[n].children.end());
+    const bool ascending = m_sortOrder == Qt::AscendingOrder;
+    auto by = [&](auto key) {
+        for (std::vector<uint32_t> &children : m_children) {
+            std::stable_sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
+                return ascending ? key(a) < key(b) : key(b) < key(a);
+            });
+        }
+    };
+    auto stat = [&](auto member) {
+        by([&nodes, member](uint32_t n) { return nodes[n].stats.*member; });
+    };
+    switch (m_sortColumn) {
+    case Group: {
+        std::vector<QString> labels(nodes.size());
+        for (size_t n = 1; n < nodes.size(); ++n)
+            labels[n] = labelOf(uint32_t(n));
+        by([&labels](uint32_t n) -> const QString & { return labels[n]; });
+        break;
+    }
+    case Count: stat(&core::PivotStats::count); break;
+    case Total: stat(&core::PivotStats::wallTotal); break;
+    case Average: by([&nodes](uint32_t n) { return nodes[n].stats.averageDuration(); }); break;
+    case Min: stat(&core::PivotStats::minDuration); break;
+    case Max: stat(&core::PivotStats::maxDuration); break;
+    case Self: stat(&core::PivotStats::selfTotal); break;
+    default: break;
+    }
+    m_rowInParent.assign(nodes.size(), 0);
+    for (const std::vector<uint32_t> &children : m_children) {
+        for (size_t i = 0; i < children.size(); ++i)
+            m_rowInParent[children[i]] = int(i);
+    }
+}
+
+void PivotTreeModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    orderChildren();
+    // A node keeps its internal id; only its row moves.
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex &index : from) {
+        const uint32_t node = nodeOf(index);
+        to << createIndex(m_rowInParent[node], index.column(), quintptr(node));
+    }
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 uint32_t PivotTreeModel::nodeOf(const QModelIndex &index) const
@@ -41,10 +98,10 @@ QModelIndex PivotTreeModel::index(int row, int column, const QModelIndex &parent
 {
     if (!m_result || row < 0 || column < 0 || column >= ColumnCount)
         return {};
-    const core::PivotNode &p = m_result->nodes[nodeOf(parent)];
-    if (row >= int(p.children.size()))
+    const std::vector<uint32_t> &children = m_children[nodeOf(parent)];
+    if (row >= int(children.size()))
         return {};
-    return createIndex(row, column, quintptr(p.children[size_t(row)]));
+    return createIndex(row, column, quintptr(children[size_t(row)]));
 }
 
 QModelIndex PivotTreeModel::parent(const QModelIndex &child) const
@@ -61,7 +118,7 @@ int PivotTreeModel::rowCount(const QModelIndex &parent) const
 {
     if (!m_result || parent.column() > 0)
         return 0;
-    return int(m_result->nodes[nodeOf(parent)].children.size());
+    return int(m_children[nodeOf(parent)].size());
 }
 
 int PivotTreeModel::columnCount(const QModelIndex &) const

@@ -2,9 +2,11 @@
 
 // PivotTreeModel: a read-only tree over a core::PivotResult: one row per group, nested as the
 // levels are, columns group / count / total / average / min / max / self. The display role
-// shows formatted durations; kSortRole holds the raw number (the label for the group column)
-// so a QSortFilterProxyModel sorts numerically. A node's internal id is its index in the
-// result, so views map an index back to the group's slices with nodeOf().
+// shows formatted durations; kSortRole holds the raw number (the label for the group column).
+// The model sorts each group's children itself on the raw values: a sorting proxy compared
+// QVariants for every group a tree view asked about, 60 ms of the GUI thread on a large
+// profile. A node's internal id is its index in the result, so views map an index back to the
+// group's slices with nodeOf().
 
 #include "core/model/trace.h"
 #include "core/query/pivot.h"
@@ -39,11 +41,19 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
+    // Orders every node's children by the current sort column (stable: ties keep the result's
+    // order) and numbers their rows.
+    void orderChildren();
+
     core::TracePtr m_trace;
     std::shared_ptr<const core::PivotResult> m_result;
-    std::vector<int> m_rowInParent; // per node: its row under its parent
+    std::vector<std::vector<uint32_t>> m_children; // per node: its children in shown order
+    std::vector<int> m_rowInParent;                // per node: its row under its parent
+    int m_sortColumn = -1;                         // -1: the result's order
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
 } // namespace tracedesk::views

@@ -10,7 +10,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTextEdit>
@@ -100,12 +99,9 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     top->addWidget(copy);
     areaLayout->addLayout(top);
     m_model = new SummaryTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(SummaryTableModel::SortRole);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("AreaSummary"));
-    m_table->setModel(m_proxy);
+    m_table->setModel(m_model);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(SummaryTableModel::WallTotal, Qt::DescendingOrder);
     m_table->verticalHeader()->hide();
@@ -141,7 +137,7 @@ void DetailsPane::setState(TimelineState *state)
 
 QAbstractItemModel *DetailsPane::tableModel() const
 {
-    return m_proxy;
+    return m_model;
 }
 
 QString DetailsPane::sliceText() const
@@ -156,7 +152,7 @@ QString DetailsPane::areaText() const
 
 QString DetailsPane::csv() const
 {
-    return summaryCsv(*m_proxy);
+    return summaryCsv(*m_model);
 }
 
 void DetailsPane::copyCsv()

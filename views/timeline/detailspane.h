@@ -16,7 +16,6 @@
 class QAbstractItemModel;
 class QLabel;
 class QPushButton;
-class QSortFilterProxyModel;
 class QStackedWidget;
 class QTableView;
 class QTextEdit;
@@ -75,7 +74,6 @@ private:
     QLabel *m_areaLabel = nullptr;
     QTableView *m_table = nullptr;
     SummaryTableModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
     bool m_pending = false;
     BackgroundJob m_job;
 };

@@ -2,6 +2,9 @@
 
 #include "views/common/qtconvert.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace tracedesk::views {
 
 SummaryTableModel::SummaryTableModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -11,7 +14,66 @@ void SummaryTableModel::setSummary(core::TracePtr trace, std::vector<core::NameS
     beginResetModel();
     m_trace = std::move(trace);
     m_rows = std::move(rows);
+    applyOrder(sortedOrder());
     endResetModel();
+}
+
+std::vector<uint32_t> SummaryTableModel::sortedOrder() const
+{
+    std::vector<uint32_t> order(m_rows.size());
+    std::iota(order.begin(), order.end(), 0u);
+    if (m_sortColumn < 0 || m_sortColumn >= ColumnCount)
+        return order;
+    const std::vector<core::NameSummary> &rows = m_rows;
+    auto by = [&](auto key) {
+        const bool ascending = m_sortOrder == Qt::AscendingOrder;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return ascending ? key(rows[a]) < key(rows[b]) : key(rows[b]) < key(rows[a]);
+        });
+    };
+    switch (Column(m_sortColumn)) {
+    case Name:
+        if (const core::Trace *trace = m_trace.get())
+            by([trace](const core::NameSummary &s) { return trace->string(s.name); });
+        break;
+    case Occurrences: by([](const core::NameSummary &s) { return s.occurrences; }); break;
+    case WallTotal: by([](const core::NameSummary &s) { return s.wallTotal; }); break;
+    case SelfTotal: by([](const core::NameSummary &s) { return s.selfTotal; }); break;
+    case Average: by([](const core::NameSummary &s) { return s.averageDuration(); }); break;
+    case Min: by([](const core::NameSummary &s) { return s.minDuration; }); break;
+    case Max: by([](const core::NameSummary &s) { return s.maxDuration; }); break;
+    case ColumnCount: break;
+    }
+    return order;
+}
+
+void SummaryTableModel::applyOrder(const std::vector<uint32_t> &order)
+{
+    std::vector<core::NameSummary> rows;
+    rows.reserve(order.size());
+    for (uint32_t i : order)
+        rows.push_back(std::move(m_rows[i]));
+    m_rows = std::move(rows);
+}
+
+void SummaryTableModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const std::vector<uint32_t> sorted = sortedOrder();
+    // Persistent indexes (the table's selection and current row) follow their rows.
+    std::vector<int> newRow(sorted.size());
+    for (size_t i = 0; i < sorted.size(); ++i)
+        newRow[sorted[i]] = int(i);
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex &index : from)
+        to << createIndex(newRow[size_t(index.row())], index.column());
+    applyOrder(sorted);
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 int SummaryTableModel::rowCount(const QModelIndex &parent) const

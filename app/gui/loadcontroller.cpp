@@ -2,6 +2,7 @@
 
 #include "core/base/threadpriority.h"
 #include "core/io/traceloader.h"
+#include "views/common/jobreaper.h"
 
 #include <algorithm>
 
@@ -107,9 +108,10 @@ void LoadController::reapJob(quint64 generation)
                            [&](const Job &j) { return j.generation == generation; });
     if (it == m_jobs.end())
         return;
-    // The worker has posted its result and is returning; the join is immediate.
+    // The worker has posted its result and no longer touches this object, but it may still be
+    // freeing what the load left behind, at low priority: the reaper joins it, not the GUI.
     if (it->thread.joinable())
-        it->thread.join();
+        views::JobReaper::adopt(std::move(it->thread));
     m_jobs.erase(it);
 }
 

@@ -4,6 +4,7 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/comparecontroller.h"
 #include "app/gui/preferences.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/windowlayout.h"
 
 #include "core/io/legacyrun.h"
@@ -34,7 +35,6 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QScreen>
-#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -46,7 +46,6 @@ namespace tracedesk::app {
 
 namespace {
 
-const char kRecentKey[] = "recentFiles";
 constexpr int kProgressSteps = 1000;
 
 const char kPlainStatus[] = "plainStatus";
@@ -416,7 +415,7 @@ void MainWindow::cancelLoad()
 
 QStringList MainWindow::recentFiles() const
 {
-    return QSettings().value(kRecentKey).toStringList();
+    return RecentFiles::list();
 }
 
 void MainWindow::addRecentFile(const QString &path)
@@ -426,13 +425,13 @@ void MainWindow::addRecentFile(const QString &path)
     files.prepend(path);
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
-    QSettings().setValue(kRecentKey, files);
+    RecentFiles::set(files);
     rebuildRecentMenu();
 }
 
 void MainWindow::clearRecentFiles()
 {
-    QSettings().remove(kRecentKey);
+    RecentFiles::set({});
     rebuildRecentMenu();
 }
 

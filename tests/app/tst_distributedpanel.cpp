@@ -11,6 +11,7 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/startup.h"
 #include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/distributed/distributedtables.h"
@@ -86,6 +87,7 @@ void TstDistributedPanel::initTestCase()
 
 void TstDistributedPanel::init()
 {
+    app::RecentFiles::flush();   // a list still being written would land after the clear
     QSettings().clear();
 }
 

@@ -1,5 +1,6 @@
 #include "app/gui/aboutbox.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/startup.h"
 #include "core/base/version.h"
 
@@ -133,6 +134,7 @@ void TstMainWindow::initTestCase()
 
 void TstMainWindow::init()
 {
+    app::RecentFiles::flush();   // a list still being written would land after the clear
     QSettings().clear();
 }
 
@@ -588,6 +590,9 @@ void TstMainWindow::recentFiles()
     QStringList expected = opened.mid(0, 10);
     expected.move(5, 0);
     QCOMPARE(window.recentFiles(), expected);
+    // Written in the background, the list reaches the settings, for the next session.
+    app::RecentFiles::flush();
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList(), expected);
 
     auto *menu = window.findChild<QMenu *>(QStringLiteral("RecentMenu"));
     QVERIFY(menu);
@@ -602,6 +607,8 @@ void TstMainWindow::recentFiles()
 
     window.clearRecentFiles();
     QVERIFY(window.recentFiles().isEmpty());
+    app::RecentFiles::flush();
+    QVERIFY(!QSettings().contains(QStringLiteral("recentFiles")));
     QCOMPARE(menu->actions().size(), 1);
     QVERIFY(!menu->actions().front()->isEnabled());
 }

@@ -7,6 +7,7 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/recentfiles.h"
 #include "core/analysis/pytorch/operatorstats.h"
 #include "core/analysis/pytorch/rankanalyses.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
@@ -68,6 +69,7 @@ void TstPyTorchRankDocks::initTestCase()
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("TraceDesk"));
     QCoreApplication::setApplicationName(QStringLiteral("TraceDesk"));
+    app::RecentFiles::flush();   // a list still being written would land after the clear
     QSettings().clear();
     QVERIFY(m_temp.isValid());
     m_run = m_temp.filePath(QStringLiteral("run"));

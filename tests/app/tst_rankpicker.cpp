@@ -10,6 +10,7 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/startup.h"
 #include "core/io/kinetorungenerator.h"
 #include "views/panels/distributed/distributedpanel.h"
@@ -85,6 +86,7 @@ void TstRankPicker::initTestCase()
 
 void TstRankPicker::init()
 {
+    app::RecentFiles::flush();   // a list still being written would land after the clear
     QSettings().clear();
 }
 

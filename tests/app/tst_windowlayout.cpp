@@ -4,6 +4,7 @@
 
 #include "app/gui/analysisdocks.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/windowlayout.h"
 
 #include "core/model/tracebuilder.h"
@@ -82,6 +83,7 @@ void TstWindowLayout::initTestCase()
 
 void TstWindowLayout::init()
 {
+    app::RecentFiles::flush();   // a list still being written would land after the clear
     QSettings().clear();
 }
 

@@ -77,6 +77,9 @@ void TestOverviewPanels::overviewPanel()
     QCOMPARE(proxy->index(0, 0).data().toString(),
              QString::fromStdString(page->topDeviceOps.front().name));
     QCOMPARE(panel.stepChart()->stepCount(), page->stepCount);
+    QCOMPARE(panel.statusText(),
+             page->stepCount == 1 ? QStringLiteral("Overview of 1 step.")
+                                  : QStringLiteral("Overview of %1 steps.").arg(page->stepCount));
     QVERIFY(panel.summaryText().contains(QString::number(page->averageStepTimeMs, 'f', 3)));
     QVERIFY(panel.recommendationText().contains(QString::fromStdString(page->bottleneck)));
     QVERIFY(panel.environmentText().contains(QStringLiteral("Volta")));

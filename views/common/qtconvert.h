@@ -27,4 +27,11 @@ inline QString countText(quint64 n)
     return QLocale(QLocale::English).toString(qulonglong(n));
 }
 
+// A count with its noun, singular or plural as the count needs ("1 step", "2,048 steps").
+inline QString countOf(quint64 n, const char *singular, const char *plural)
+{
+    return countText(n) + QLatin1Char(' ')
+           + QString::fromLatin1(n == 1 ? singular : plural);
+}
+
 } // namespace tracedesk::views

@@ -1,5 +1,6 @@
 #include "views/panels/distributed/distributedpanel.h"
 
+#include "views/common/qtconvert.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/distributed/distributedtables.h"
@@ -323,9 +324,9 @@ void DistributedPanel::setSummary(std::shared_ptr<const Summary> summary)
         size_t matched = 0;
         for (const MatchedCollective &c : m_summary->collectives)
             matched += c.ranks.size() == m_summary->ranks.size() ? 1 : 0;
-        QString status = tr("%n rank(s)", nullptr, int(m_summary->ranks.size()))
-                         + tr(", %n step(s)", nullptr, int(m_steps.size()))
-                         + tr(", %n collective(s)", nullptr, int(m_summary->collectives.size()));
+        QString status = countOf(m_summary->ranks.size(), "rank", "ranks") + QStringLiteral(", ")
+                         + countOf(m_steps.size(), "step", "steps") + QStringLiteral(", ")
+                         + countOf(m_summary->collectives.size(), "collective", "collectives");
         if (!m_summary->collectives.empty())
             status += tr(" (%1 on every rank)").arg(matched);
         if (!m_summary->stragglers.empty() && m_summary->stragglers.front().waitingCaused > 0)
@@ -458,9 +459,10 @@ void DistributedPanel::activateCollective(int collectiveIndex)
     auto refs = std::make_shared<std::vector<core::SliceRef>>(c.refs);
     const auto [t0, t1] = padded(c.firstStart, c.lastEnd);
     emit rangeActivated(t0, t1,
-                        tr("%1 #%2 on %n rank(s)", nullptr, int(c.ranks.size()))
+                        tr("%1 #%2 on %3")
                             .arg(QString::fromStdString(c.name))
-                            .arg(c.occurrence),
+                            .arg(c.occurrence)
+                            .arg(countOf(c.ranks.size(), "rank", "ranks")),
                         std::move(refs));
 }
 

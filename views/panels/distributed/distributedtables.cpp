@@ -1,5 +1,7 @@
 #include "views/panels/distributed/distributedtables.h"
 
+#include "views/common/qtconvert.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 #include <QStandardItemModel>
@@ -100,8 +102,8 @@ void fillStragglers(QStandardItemModel *model, const DistributedSummary &summary
         first->setData(qulonglong(i), kSummaryIndexRole);
         QStandardItem *name = text(QString::fromStdString(c.name) + QStringLiteral(" #")
                                    + QString::number(c.occurrence));
-        name->setToolTip(QString::fromStdString(c.kind) + tr(", on %n rank(s)", nullptr,
-                                                             int(c.ranks.size())));
+        name->setToolTip(QString::fromStdString(c.kind) + QStringLiteral(", on ")
+                         + countOf(c.ranks.size(), "rank", "ranks"));
         model->appendRow({first, name, number(ms(c.startSpread)), number(ms(c.endSpread)),
                           number(double(c.lastRank)), number(ms(c.waitingCaused))});
     }

@@ -1,5 +1,6 @@
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 
+#include "views/common/qtconvert.h"
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/overviewpanel.h"
 #include "views/panels/overview/steptimechart.h"
@@ -117,8 +118,9 @@ void InputPipelinePanel::setAnalyses(AnalysisCachePtr cache)
 void InputPipelinePanel::showAnalysis(std::shared_ptr<const InputPipelineAnalysis> r)
 {
     m_result = std::move(r);
-    m_status->setText(tr("Input pipeline analysis of %n step(s).", nullptr,
-                         m_result->stepTimeSummary.count));
+    m_status->setText(tr("Input pipeline analysis of %1.")
+                             .arg(countOf(quint64(m_result->stepTimeSummary.count), "step",
+                                          "steps")));
     showResult();
     emit computed();
 }

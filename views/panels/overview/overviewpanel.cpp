@@ -1,5 +1,6 @@
 #include "views/panels/overview/overviewpanel.h"
 
+#include "views/common/qtconvert.h"
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/steptimechart.h"
 #include "views/panels/pytorch/frameworkpages.h"
@@ -172,7 +173,7 @@ void OverviewPanel::setAnalyses(AnalysisCachePtr cache)
 void OverviewPanel::showComputed(std::shared_ptr<const OverviewPage> page)
 {
     m_page = std::move(page);
-    m_status->setText(tr("Overview of %n step(s).", nullptr, m_page->stepCount));
+    m_status->setText(tr("Overview of %1.").arg(countOf(quint64(m_page->stepCount), "step", "steps")));
     showPage();
     emit computed();
 }

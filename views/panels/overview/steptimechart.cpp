@@ -221,9 +221,11 @@ StepTimeChart::Geometry StepTimeChart::geometry() const
         }
         x += w;
     }
-    const double top = kMargin + line + 8;                       // title
-    const double bottom = line + 4 + line + 6 + g.legendRows * line + kMargin;   // labels, axis title, legend
-    const double left = kMargin + line + 6 + labelWidth + 6;     // axis title, tick labels
+    // Above the plot the title; below it step labels, axis title and legend; left of it the
+    // axis title and tick labels.
+    const double top = kMargin + line + 8;
+    const double bottom = line + 4 + line + 6 + g.legendRows * line + kMargin;
+    const double left = kMargin + line + 6 + labelWidth + 6;
     g.plot = QRectF(left, top, std::max(1.0, width() - left - 2 * kMargin),
                     std::max(1.0, height() - top - bottom));
     return g;

@@ -24,8 +24,8 @@ public:
     explicit StepTimeChart(QWidget *parent = nullptr);
 
     // values[category][step] in milliseconds.
-    void setSteps(const QString &title, const QStringList &stepLabels, const QStringList &categories,
-                  const std::vector<std::vector<double>> &values);
+    void setSteps(const QString &title, const QStringList &stepLabels,
+                  const QStringList &categories, const std::vector<std::vector<double>> &values);
     // No result yet (cleared, or computing): no chart and no "no steps" message either.
     void clear();
     static constexpr int kMaxBars = 100;

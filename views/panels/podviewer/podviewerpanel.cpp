@@ -2,6 +2,7 @@
 
 #include "views/common/chartownership.h"
 #include "views/common/niceaxis.h"
+#include "views/common/qtconvert.h"
 #include "views/panels/pytorch/frameworkpages.h"
 
 #include <QBarCategoryAxis>
@@ -132,9 +133,10 @@ void PodViewerPanel::showData()
         }
         const int hosts = int(m_data->hosts.size());
         m_status->setText(
-            tr("Pod viewer: %1, %n step(s)", nullptr, int(m_data->steps.size()))
+            tr("Pod viewer: %1, %2")
                 .arg(QString::fromStdString(m_data->deviceType.empty() ? "unknown device"
-                                                                       : m_data->deviceType))
+                                                                       : m_data->deviceType),
+                     countOf(m_data->steps.size(), "step", "steps"))
             + (hosts > 1 ? tr(", %1 hosts").arg(hosts) : QString())
             + (m_data->legacy ? tr(" (legacy file)") : QString()));
         if (!m_data->steps.empty())

@@ -1,5 +1,6 @@
 #include "views/panels/pytorch/pytorchoverviewview.h"
 
+#include "views/common/qtconvert.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/overview/overviewpanel.h"
@@ -159,11 +160,12 @@ void PyTorchOverviewView::show(const Result &result)
 {
     const PyTorchOverview &o = *result.overview;
     const PyTorchSteps &steps = *result.steps;
-    QString status = tr("PyTorch profile, %n step(s)", nullptr, int(o.steps.size()));
+    QString status = tr("PyTorch profile, %1").arg(countOf(o.steps.size(), "step", "steps"));
     // A merged run of several ranks: the PyTorch views describe one rank's process.
     if (!result.scopeLabel.empty())
-        status = tr("PyTorch profile of %1, %n step(s)", nullptr, int(o.steps.size()))
-                     .arg(QString::fromStdString(result.scopeLabel));
+        status = tr("PyTorch profile of %1, %2")
+                     .arg(QString::fromStdString(result.scopeLabel),
+                          countOf(o.steps.size(), "step", "steps"));
     if (steps.fromMarkers && steps.trimmedSteps > 0)
         status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
                      "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);
@@ -176,8 +178,9 @@ void PyTorchOverviewView::show(const Result &result)
     if (o.steps.empty()) {
         s = tr("No steps and no CPU operators, so no step time.");
     } else {
-        s = tr("Average step time: <b>%1 ms</b> over %n step(s)", nullptr, int(o.steps.size()))
-                .arg(o.average.total / 1e9, 0, 'f', 3);
+        s = tr("Average step time: <b>%1 ms</b> over %2")
+                .arg(o.average.total / 1e9, 0, 'f', 3)
+                .arg(countOf(o.steps.size(), "step", "steps"));
         s += QStringLiteral("<table>");
         for (int c = 0; c < kBreakdownCategoryCount; ++c) {
             const auto category = BreakdownCategory(c);

@@ -510,9 +510,12 @@ CaptureResult CaptureSession::run()
     args.SetMaxReceiveMessageSize(int(d->responseLimit));
     // A private subchannel pool: an earlier failed connection's backoff must not leak in.
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-    for (Impl::Host &h : d->hosts)
+    auto openChannel = [&args](Impl::Host &h) {
         h.channel = grpc::CreateCustomChannel(h.outcome.address,
                                               grpc::InsecureChannelCredentials(), args);
+    };
+    for (Impl::Host &h : d->hosts)
+        openChannel(h);
 
     std::vector<size_t> pending;
     for (size_t i = 0; i < d->hosts.size(); ++i)
@@ -573,6 +576,10 @@ CaptureResult CaptureSession::run()
                 next.push_back(i);
         }
         pending = std::move(next);
+        // A retry opens a new channel: the old one may still be backing off after the failure,
+        // and would fail the retry at once without reaching the server.
+        for (size_t i : pending)
+            openChannel(d->hosts[i]);
     }
 
     for (Impl::Host &h : d->hosts) {

@@ -179,8 +179,10 @@ std::string inflateGzip(ByteSource &source, LoadControl *control, const Decompre
     return problem;
 }
 
+// `refuseDeclared`: a frame declaring more than the limit is refused before decoding (a whole
+// read); a head read instead decodes up to the limit.
 std::string decompressZstd(ByteSource &source, LoadControl *control, const DecompressLimit &limit,
-                           PaddedBuffer &out)
+                           bool refuseDeclared, PaddedBuffer &out)
 {
     ZSTD_DCtx *ctx = ZSTD_createDCtx();
     if (!ctx)
@@ -189,13 +191,13 @@ std::string decompressZstd(ByteSource &source, LoadControl *control, const Decom
     size_t lastRc = 0;
     bool first = true;
     std::string problem = pump(source, control, [&](const char *in, size_t n) {
-        if (first) {
+        if (first && refuseDeclared) {
             // A frame that says up front it is too big is refused before anything is allocated.
-            first = false;
             const uint64_t declared = declaredContentSize(in, n);
             if (declared != kUnknownSize && declared > limit.bytes)
                 return limitMessage(limit, declared);
         }
+        first = false;
         ZSTD_inBuffer input{in, n, 0};
         while (input.pos < input.size) {
             if (!growFor(out, used, limit.bytes))
@@ -281,19 +283,20 @@ std::string readPlain(ByteSource &source, LoadControl *control, uint64_t sizeHin
     return problem;
 }
 
-Result<FileContents> readSource(const std::string &name, ByteSource &source, uint64_t sizeHint,
-                                LoadControl *control, const DecompressLimit &limit)
+// Decodes the source into `result` whatever its compression, up to the limit. A whole read
+// stops at the limit with an error; a head read (`head`) stops there too, keeping what it has:
+// the caller takes the first limit.bytes bytes and ignores the problem. Returns the problem.
+std::string decodeSource(ByteSource &source, uint64_t sizeHint, LoadControl *control,
+                         const DecompressLimit &limit, bool head, FileContents &result)
 {
-    FileContents result;
     result.fileBytes = sizeHint;
-    std::string problem;
     PaddedBuffer &out = result.buffer;
     // The magic is peeked through a small prefix source so every reader sees the whole stream.
     char magic[4] = {};
     bool failed = false;
     const size_t magicBytes = source.read(magic, sizeof magic, &failed);
     if (failed)
-        return fileError(name, "read failed");
+        return "read failed";
     result.compression = detectCompression(magic, magicBytes);
 
     class PrefixedSource : public ByteSource
@@ -304,13 +307,13 @@ Result<FileContents> readSource(const std::string &name, ByteSource &source, uin
         {}
         size_t read(char *buf, size_t n, bool *readFailed) override
         {
-            const size_t head = std::min(n, m_left);
-            std::memcpy(buf, m_prefix, head);
-            m_prefix += head;
-            m_left -= head;
-            if (head == n)
-                return head;
-            return head + m_rest.read(buf + head, n - head, readFailed);
+            const size_t got = std::min(n, m_left);
+            std::memcpy(buf, m_prefix, got);
+            m_prefix += got;
+            m_left -= got;
+            if (got == n)
+                return got;
+            return got + m_rest.read(buf + got, n - got, readFailed);
         }
 
     private:
@@ -322,21 +325,27 @@ Result<FileContents> readSource(const std::string &name, ByteSource &source, uin
 
     switch (result.compression) {
     case Compression::Gzip:
-        problem = inflateGzip(whole, control, limit, out);
-        break;
+        return inflateGzip(whole, control, limit, out);
     case Compression::Zstd:
-        problem = decompressZstd(whole, control, limit, out);
-        break;
+        return decompressZstd(whole, control, limit, !head, out);
     case Compression::None:
-        problem = readPlain(whole, control, sizeHint, std::max(limit.bytes, sizeHint), limit, out);
         break;
     }
+    const uint64_t cap = head ? limit.bytes : std::max(limit.bytes, sizeHint);
+    std::string problem = readPlain(whole, control, sizeHint, cap, limit, out);
+    result.fileBytes = out.size();
+    return problem;
+}
+
+Result<FileContents> readSource(const std::string &name, ByteSource &source, uint64_t sizeHint,
+                                LoadControl *control, const DecompressLimit &limit)
+{
+    FileContents result;
+    const std::string problem = decodeSource(source, sizeHint, control, limit, false, result);
     if (problem == "cancelled")
         return Result<FileContents>::cancelled();
     if (!problem.empty())
         return fileError(name, problem);
-    if (result.compression == Compression::None)
-        result.fileBytes = out.size();
     return result;
 }
 
@@ -439,52 +448,19 @@ Result<FileContents> readWholeBuffer(const std::string &name, const void *data, 
     return readSource(name, source, size, control, limit);
 }
 
-namespace {
-
-std::string zstdHead(const std::string &path, size_t bytes)
-{
-    std::unique_ptr<FILE, int (*)(FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-    std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream *)> stream(ZSTD_createDStream(),
-                                                                     &ZSTD_freeDStream);
-    if (!in || !stream || ZSTD_isError(ZSTD_initDStream(stream.get())))
-        return {};
-    std::string out(bytes, '\0');
-    std::string chunk(ZSTD_DStreamInSize(), '\0');
-    ZSTD_outBuffer output{out.data(), out.size(), 0};
-    bool ok = true;
-    while (ok && output.pos < output.size) {
-        const size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get());
-        if (n == 0)
-            break;
-        ZSTD_inBuffer input{chunk.data(), n, 0};
-        while (ok && input.pos < input.size && output.pos < output.size)
-            ok = !ZSTD_isError(ZSTD_decompressStream(stream.get(), &output, &input));
-    }
-    out.resize(output.pos);
-    return out;
-}
-
-} // namespace
-
 std::string readFileHead(const std::string &path, size_t bytes)
 {
-    unsigned char magic[4] = {};
-    std::unique_ptr<FILE, int (*)(FILE *)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f)
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return {};
-    const size_t n = std::fread(magic, 1, sizeof magic, f.get());
-    f.reset();
-    if (detectCompression(magic, n) == Compression::Zstd)
-        return zstdHead(path, bytes);
-    // gzread reads plain files as they are.
-    gzFile in = gzopen(path.c_str(), "rb");
-    if (!in)
+    FdSource source(fd);
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || bytes == 0)
         return {};
-    std::string head(bytes, '\0');
-    const int got = gzread(in, head.data(), unsigned(std::min<size_t>(bytes, UINT32_MAX >> 1)));
-    gzclose(in);
-    head.resize(got > 0 ? size_t(got) : 0);
-    return head;
+    FileContents head;
+    decodeSource(source, uint64_t(st.st_size), nullptr, DecompressLimit{bytes, {}}, true, head);
+    const std::string_view got = head.buffer.view();
+    return std::string(got.substr(0, std::min(got.size(), bytes)));
 }
 
 } // namespace tracedesk::core

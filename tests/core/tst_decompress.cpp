@@ -22,6 +22,14 @@ std::string sampleText()
     return s;
 }
 
+// `plain` as stored with compression `kind` (a Compression value).
+std::string storedAs(int kind, const std::string &plain)
+{
+    return kind == int(Compression::Gzip)   ? gzipBytes(plain)
+           : kind == int(Compression::Zstd) ? zstdBytes(plain)
+                                            : plain;
+}
+
 class TemporaryFile
 {
 public:
@@ -71,9 +79,7 @@ private slots:
     {
         QFETCH(int, kind);
         const std::string plain = sampleText();
-        const std::string stored = kind == int(Compression::Gzip)   ? gzipBytes(plain)
-                                   : kind == int(Compression::Zstd) ? zstdBytes(plain)
-                                                                    : plain;
+        const std::string stored = storedAs(kind, plain);
         TemporaryFile file(stored); // no telling extension on purpose
         LoadControl control;
         control.addTotal(stored.size());
@@ -93,9 +99,7 @@ private slots:
     {
         QFETCH(int, kind);
         const std::string plain = sampleText();
-        const std::string stored = kind == int(Compression::Gzip)   ? gzipBytes(plain)
-                                   : kind == int(Compression::Zstd) ? zstdBytes(plain)
-                                                                    : plain;
+        const std::string stored = storedAs(kind, plain);
         TemporaryFile file(stored);
         QCOMPARE(readFileHead(file.path(), 1000), plain.substr(0, 1000));
         QCOMPARE(readFileHead(file.path(), plain.size() + 10), plain);   // shorter content

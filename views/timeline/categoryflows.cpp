@@ -2,43 +2,39 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 namespace tracedesk::views {
 
 void CategoryFlows::assign(const core::Trace &trace, core::StringId category)
 {
     clear();
-    std::vector<core::Flow> flows;
-    const core::PackedInts &categories = trace.flows.column(core::FlowTable::Category);
-    categories.visit([&](auto column) {
+    struct Entry
+    {
+        core::TimePs lo, hi;
+        core::Flow flow;
+    };
+    std::vector<Entry> entries;
+    trace.flows.column(core::FlowTable::Category).visit([&](auto categories) {
         for (size_t i = 0, n = trace.flows.size(); i < n; ++i) {
-            if (column[i] != int64_t(category))
+            if (categories[i] != int64_t(category))
                 continue;
             const core::Flow f = trace.flows[i];
-            if (trace.valid(f.from) && trace.valid(f.to))
-                flows.push_back(f);
+            if (!trace.valid(f.from) || !trace.valid(f.to))
+                continue;
+            const core::TimePs a = trace.start(f.from), b = trace.start(f.to);
+            entries.push_back({std::min(a, b), std::max(a, b), f});
         }
     });
-    std::vector<core::TimePs> lo(flows.size()), hi(flows.size());
-    for (size_t i = 0; i < flows.size(); ++i) {
-        const core::TimePs a = trace.start(flows[i].from), b = trace.start(flows[i].to);
-        lo[i] = std::min(a, b);
-        hi[i] = std::max(a, b);
-        m_maxSpan = std::max(m_maxSpan, hi[i] - lo[i]);
-    }
-    std::vector<uint32_t> order(flows.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        return lo[x] < lo[y];
-    });
-    m_flows.reserve(order.size());
-    m_lo.reserve(order.size());
-    m_hi.reserve(order.size());
-    for (uint32_t i : order) {
-        m_flows.push_back(flows[i]);
-        m_lo.push_back(lo[i]);
-        m_hi.push_back(hi[i]);
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry &x, const Entry &y) { return x.lo < y.lo; });
+    m_flows.reserve(entries.size());
+    m_lo.reserve(entries.size());
+    m_hi.reserve(entries.size());
+    for (const Entry &e : entries) {
+        m_flows.push_back(e.flow);
+        m_lo.push_back(e.lo);
+        m_hi.push_back(e.hi);
+        m_maxSpan = std::max(m_maxSpan, e.hi - e.lo);
     }
 }
 

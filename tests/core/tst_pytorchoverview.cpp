@@ -283,6 +283,7 @@ private slots:
         const PyTorchOverview o = computePyTorchOverview(*trace);
         QCOMPARE(o.allStart - trace->begin, TimePs(0));
         QCOMPARE(o.allEnd - trace->begin, 100 * kUs);
+        QCOMPARE(o.traceBegin, trace->begin);   // the panel shows the window from here
         QCOMPARE(o.gpus.size(), size_t(2));
         const PyTorchGpuMetrics &g0 = o.gpus[0];
         QCOMPARE(g0.device, int64_t(0));

@@ -401,6 +401,7 @@ PyTorchOverview computePyTorchOverview(const Trace &trace, const OperatorTree &t
     out.usesDistributedDataParallel = ranges.usesDdp;
     out.allStart = steps.allStart();
     out.allEnd = steps.allEnd();
+    out.traceBegin = trace.begin;
     computeGpuMetrics(trace, tree, out);
     out.tensorCoreEligibleRatio = tensorCoreEligibleRatio(tree);
     addRecommendations(trace, ranges, index, memory, out);

@@ -117,6 +117,7 @@ struct PyTorchOverview
     PyTorchDeviceType deviceType = PyTorchDeviceType::Cpu;
     TimePs allStart = 0; // the GPU metrics window [S, E]
     TimePs allEnd = 0;
+    TimePs traceBegin = 0; // the analysed trace's begin: the timeline's zero
     std::vector<PyTorchGpuMetrics> gpus; // devices with kernels, by id
     double tensorCoreUsedRatio = 0;      // TC kernel time / all kernel time (whole file)
     double tensorCoreEligibleRatio = 0;  // §2.5: bottom eligible nodes' kernel self time share

@@ -228,7 +228,8 @@ void PyTorchOverviewView::show(const Result &result)
         if (o.allEnd > o.allStart)
             g += tr("<small>Utilization, SM efficiency and occupancy are measured over all steps, "
                     "%1 ms to %2 ms.</small>")
-                     .arg(o.allStart / 1e9, 0, 'f', 3).arg(o.allEnd / 1e9, 0, 'f', 3);
+                     .arg(double(o.allStart - o.traceBegin) / 1e9, 0, 'f', 3)
+                     .arg(double(o.allEnd - o.traceBegin) / 1e9, 0, 'f', 3);
         m_gpus->setText(g);
     }
 

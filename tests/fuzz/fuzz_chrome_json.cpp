@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t r = 0; r < track.rows.size(); ++r) {
             const Row &row = track.rows[r];
             for (size_t i = 0; i < row.start.size(); ++i) {
-                if (row.duration[i] < 0 || row.kind[i] >= trace.kinds.size()
+                if (row.duration[i] < 0 || uint64_t(row.kind[i]) >= trace.kinds.size()
                     || row.start[i] > INT64_MAX - row.duration[i])
                     std::abort();
                 trace.forEachArg(SliceRef{uint32_t(t), uint32_t(r), uint32_t(i)},

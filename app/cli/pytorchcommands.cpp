@@ -79,6 +79,10 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
                 continue;
             j.value(std::string(kCategoryKeys[c]) + "_ms", double(s.cost[size_t(c)]) / kPsPerMs);
         }
+        if (o.hasCommunication)
+            j.value("communication_total_ms", double(s.communicationTotal) / kPsPerMs)
+                .value("communication_overlapped_ms",
+                       double(s.communicationOverlapped) / kPsPerMs);
         j.endObject();
     }
     j.endArray();
@@ -111,7 +115,28 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
     j.endArray().beginArray("recommendations");
     for (const PyTorchRecommendation &r : o.recommendations)
         j.value({}, r.text);
-    j.endArray().endObject();
+    j.endArray().beginArray("iterations");
+    for (const ServingIteration &it : o.iterations) {
+        j.beginObject().value("name", it.name);
+        if (it.kind == IterationKind::Unknown)
+            j.null("kind");
+        else
+            j.value("kind", iterationKindName(it.kind));
+        j.value("latency_ms", it.latencyMs);
+        if (it.batchSize < 0)
+            j.null("batch_size");
+        else
+            j.value("batch_size", it.batchSize);
+        if (it.tokens < 0)
+            j.null("tokens");
+        else
+            j.value("tokens", it.tokens);
+        j.endObject();
+    }
+    j.endArray().beginObject("iteration_latency_ms");
+    for (const auto &[kind, p] : o.iterationLatency)
+        j.beginObject(kind).value("p50", p.p50).value("p90", p.p90).value("p99", p.p99).endObject();
+    j.endObject().endObject();
     std::printf("%s\n", j.text().c_str());
 }
 
@@ -159,6 +184,19 @@ void overviewText(const PyTorchOverview &o, const std::string &framework)
                         percentText(times100(g.tensorCoreRatio)).c_str());
         }
     }
+    if (!o.steps.empty() && o.hasCommunication)
+        std::printf("Communication: %.3f ms per step in communication kernels, %.3f ms of it "
+                    "overlapped by other GPU work, %.3f ms exposed (the breakdown's "
+                    "Communication)\n",
+                    o.average.communicationTotal / kPsPerMs,
+                    o.average.communicationOverlapped / kPsPerMs,
+                    o.average[BreakdownCategory::Communication] / kPsPerMs);
+    if (!o.iterations.empty()) {
+        std::printf("Serving iterations:  %zu (the steps above)\n", o.iterations.size());
+        for (const auto &[kind, p] : o.iterationLatency)
+            std::printf("  %-8s %6lld iterations, latency p50 %.3f ms, p90 %.3f ms, p99 %.3f ms\n",
+                        kind.c_str(), (long long)p.count, p.p50, p.p90, p.p99);
+    }
     std::printf("Recommendations:%s\n", o.recommendations.empty() ? " none" : "");
     for (const PyTorchRecommendation &r : o.recommendations)
         std::printf("  - %s\n", r.text.c_str());
@@ -175,6 +213,7 @@ struct KernelReportRow
     int64_t sharedMemory = 0;
     bool tensorCores = false;
     bool opEligible = false;
+    core::analysis::KernelFamily family = core::analysis::KernelFamily::Other;
     const KernelTimes *times = nullptr;
 };
 
@@ -197,6 +236,7 @@ std::vector<KernelReportRow> kernelReports(const KernelView &view, bool *byPrope
             k.registers = r.registersPerThread;
             k.sharedMemory = r.sharedMemoryBytes;
             k.tensorCores = r.tensorCoresUsed;
+            k.family = r.family;
             k.opEligible = r.operatorTensorCoreEligible;
             k.times = &r.times;
             rows.push_back(k);
@@ -208,6 +248,7 @@ std::vector<KernelReportRow> kernelReports(const KernelView &view, bool *byPrope
         k.name = &r.name;
         k.opName = &r.operatorName;
         k.tensorCores = r.tensorCoresUsed;
+        k.family = r.family;
         k.opEligible = isTensorCoreEligibleOpName(r.operatorName);
         k.times = &r.times;
         rows.push_back(k);
@@ -256,6 +297,11 @@ int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool j
     if (json) {
         JsonOut j;
         j.beginObject().value("framework", "pytorch").value("group_by", groupBy);
+        j.beginObject("device_time_by_rule_us");
+        for (int rule = 0; rule < kLaunchRuleCount; ++rule)
+            j.value(launchRuleName(LaunchRule(rule)), stats->deviceUsByRule[size_t(rule)]);
+        j.value("no recorded launch", stats->deviceUsWithoutLaunch);
+        j.endObject();
         j.beginArray("rows");
         for (const OperatorRow &r : rows) {
             j.beginObject().value("op_name", r.opName);
@@ -263,6 +309,7 @@ int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool j
                 j.value("input_shapes", r.inputShapes);
             if (stack)
                 j.value("call_stack", r.callStack);
+            j.value("is_annotation", r.annotation);
             j.value("occurrences", r.calls)
                 .value("host_self_time_us", r.hostSelfUs)
                 .value("host_total_time_us", r.hostTotalUs)
@@ -283,6 +330,11 @@ int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool j
         return kExitOk;
     }
     std::printf("PyTorch operators grouped by %s (times in us):\n", groupingLabel(grouping));
+    std::printf("Device time attached by rule:");
+    for (int rule = 0; rule < kLaunchRuleCount; ++rule)
+        std::printf(" %s %.3f;", launchRuleName(LaunchRule(rule)),
+                    stats->deviceUsByRule[size_t(rule)]);
+    std::printf(" no recorded launch %.3f\n", stats->deviceUsWithoutLaunch);
     std::printf("%-50s %9s %14s %14s %14s %14s %3s", "Op", "Calls", "Host self", "Host total",
                 "Device self", "Device total", "TC");
     std::printf("%s\n", shapes ? "  Input shapes" : stack ? "  Call stack" : "");
@@ -322,6 +374,7 @@ int printPyTorchKernelStats(AnalysisCache &cache, bool json)
             for (int64_t d : r.grid)
                 j.value({}, d);
             j.endArray();
+            j.value("family", kernelFamilyName(r.family));
             j.value("is_kernel_using_tensor_core", r.tensorCores);
             j.value("is_op_tensor_core_eligible", r.opEligible);
             j.value("occurrences", t.calls);
@@ -344,6 +397,19 @@ int printPyTorchKernelStats(AnalysisCache &cache, bool json)
     std::printf("%lld kernels, %.3f ms; grouped by %s\n", (long long)view->kernelCount,
                 view->totalKernelUs / 1e3,
                 byProperties ? "name, operator and launch configuration" : "name");
+    std::printf("Tensor / Matrix Cores: %.2f %% of kernel time. Kernel time by family:",
+                view->totalKernelUs > 0 ? 100.0 * view->tensorCoreKernelUs / view->totalKernelUs
+                                        : 0.0);
+    for (int f = 0; f < kKernelFamilyCount; ++f) {
+        if (view->familyUs[size_t(f)] > 0)
+            std::printf(" %s %.3f ms;", kernelFamilyName(KernelFamily(f)),
+                        view->familyUs[size_t(f)] / 1e3);
+    }
+    std::printf("\nOperator found by:");
+    for (int rule = 0; rule < kLaunchRuleCount; ++rule)
+        std::printf(" %s %.3f ms;", launchRuleName(LaunchRule(rule)),
+                    view->kernelUsByRule[size_t(rule)] / 1e3);
+    std::printf(" no recorded launch %.3f ms\n", view->kernelUsWithoutLaunch / 1e3);
     std::printf("%-50s %-30s %5s %14s %14s %9s %12s %12s %10s %6s\n", "Kernel", "Op", "Regs",
                 "Block", "Grid", "Count", "Total", "Avg", "Blocks/SM", "Occ%");
     for (const KernelReportRow &r : reports) {

@@ -90,8 +90,8 @@ std::vector<const KinetoNode *> enclosingCollectiveNodes(const Trace &trace,
     uint32_t walked = 0, enclosing = 0;
     while (it != begin && walked++ < kMaxWalk && enclosing < kMaxEnclosing) {
         --it;
-        if (it->end < rt.end)
-            continue; // ended before the call: not an ancestor
+        if (it->end < rt.end || it->role == SliceRole::PythonFunction)
+            continue; // ended before the call (not an ancestor), or a Python frame
         ++enclosing;
         if (recordsCollective(trace.name(it->ref)))
             out.push_back(&*it);

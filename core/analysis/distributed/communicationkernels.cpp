@@ -1,5 +1,7 @@
 #include "core/analysis/distributed/communicationkernels.h"
 
+#include "core/analysis/kernels/kernelclass.h"
+
 #include <array>
 #include <cctype>
 #include <string>
@@ -9,9 +11,7 @@ namespace tracedesk::core::analysis::distributed {
 
 bool isCommunicationKernelName(std::string_view name)
 {
-    return name.starts_with("nccl") || name.starts_with("rccl") || name.starts_with("hccl")
-           || name.find("ncclKernel") != std::string_view::npos
-           || name.find("ncclDevKernel") != std::string_view::npos;
+    return isCommunicationKernel(name);
 }
 
 bool isCommunicationOpName(std::string_view name)

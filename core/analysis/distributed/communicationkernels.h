@@ -1,15 +1,10 @@
 #pragma once
 
 // Communication kernels: which GPU kernels of a PyTorch profiler (Kineto) trace are collective
-// communication, what kind of collective they run and how many bytes they move. The rule follows
-// HTA's kernel type (../shared/PYTORCH.md §3.0) with the vendor names of today's libraries; it
-// is matched on the kernel name, case-sensitive, like HTA:
-//   - name starts with `nccl` (NCCL, and RCCL which keeps NCCL's kernel names),
-//   - name contains `ncclKernel` or `ncclDevKernel` (old and new NCCL, also behind `void ...`),
-//   - name starts with `rccl` (ROCm RCCL builds that prefix their own kernels),
-//   - name starts with `hccl` (Huawei HCCL).
-// Deliberately not HTA's `^hip`: on ROCm that prefix names runtime-like device work
-// (hipMemcpy...), not collectives, and calling it communication would hide compute.
+// communication, what kind of collective they run and how many bytes they move. Which kernels
+// communicate is the shared classification's rule (core/analysis/kernels/kernelclass.h: NCCL,
+// RCCL, HCCL, MSCCL++, NVSHMEM, DeepEP, symmetric memory, custom all-reduce), so the
+// Distributed panel and the Overview count the same kernels.
 //
 // Pure functions, no state; safe from any thread.
 

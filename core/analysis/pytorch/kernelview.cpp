@@ -94,6 +94,14 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
         std::unordered_map<uint32_t, TimePs> timeByOp;
     };
     std::map<StringId, NameGroup> byName;
+    std::map<std::pair<StringId, uint32_t>, TimesAccumulator> byNameOperator;
+    std::unordered_map<StringId, KernelClass> classes;
+    auto classOf = [&](StringId name) {
+        auto [it, inserted] = classes.try_emplace(name);
+        if (inserted)
+            it->second = classifyKernel(trace.string(name));
+        return it->second;
+    };
     struct PropertiesGroup
     {
         TimesAccumulator times;
@@ -126,12 +134,20 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
 
         ++view.kernelCount;
         total += s.duration;
-        if (usesTensorCores(trace.string(name)))
+        const KernelClass kc = classOf(name);
+        if (kc.tensorCore)
             tensorCore += s.duration;
+        view.familyUs[size_t(kc.family)] += double(s.duration) / kPsPerUs;
+        if (act.runtime == kNoIndex)
+            view.kernelUsWithoutLaunch += double(s.duration) / kPsPerUs;
+        else
+            view.kernelUsByRule[size_t(tree.ruleOfRuntime[act.runtime])] +=
+                double(s.duration) / kPsPerUs;
 
         NameGroup &g = byName[name];
         g.times.add(s.duration, s.blocksPerSm, s.occupancy);
         g.timeByOp[op] += s.duration;
+        byNameOperator[{name, op}].add(s.duration, s.blocksPerSm, s.occupancy);
 
         if (node == kNoIndex)
             continue;
@@ -150,7 +166,8 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
     for (const auto &[name, g] : byName) {
         KernelNameRow row;
         row.name = std::string(trace.string(name));
-        row.tensorCoresUsed = usesTensorCores(row.name);
+        row.family = classOf(name).family;
+        row.tensorCoresUsed = classOf(name).tensorCore;
         row.times = g.times.result();
         // Most time wins; ties go to the smaller key so the result does not depend on hashing.
         uint32_t best = kUnknownOp;
@@ -166,6 +183,18 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
     }
     sortByTotal(view.byName);
 
+    view.byNameOperator.reserve(byNameOperator.size());
+    for (const auto &[key, times] : byNameOperator) {
+        KernelNameRow row;
+        row.name = std::string(trace.string(key.first));
+        row.family = classOf(key.first).family;
+        row.tensorCoresUsed = classOf(key.first).tensorCore;
+        row.operatorName = opName(key.second);
+        row.times = times.result();
+        view.byNameOperator.push_back(std::move(row));
+    }
+    sortByTotal(view.byNameOperator);
+
     view.byProperties.reserve(byProperties.size());
     for (const auto &[key, g] : byProperties) {
         KernelPropertiesRow row;
@@ -177,7 +206,8 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
         }
         row.registersPerThread = std::get<4>(key);
         row.sharedMemoryBytes = std::get<5>(key);
-        row.tensorCoresUsed = usesTensorCores(row.name);
+        row.family = classOf(std::get<0>(key)).family;
+        row.tensorCoresUsed = classOf(std::get<0>(key)).tensorCore;
         row.operatorTensorCoreEligible = g.opEligible;
         row.times = g.times.result();
         view.byProperties.push_back(std::move(row));

@@ -14,11 +14,18 @@
 // blocks per SM > 0 / occupancy >= 0). The launching operator is the name of the tree node
 // holding the kernel's runtime: "CallTreeRoot" for a root (and for orphans), empty if unknown.
 // In `byName`, `operatorName` is the launching operator with the most time in that group.
+// `byNameOperator` groups by kernel name and launching node name, the key the CLI's report and
+// the Kernel Stats panel both use. Every row carries its family and Tensor / Matrix Core flag
+// from the shared classification (core/analysis/kernels/kernelclass.h); the tensor-core share
+// `tensorCoreKernelUs / totalKernelUs` is over exactly the kernels those flags mark.
+// `kernelUsByRule` says how much kernel time each attribution rule of operatortree.h attached
+// and `kernelUsWithoutLaunch` how much no recorded launch explains.
 // Rows are sorted by total time descending, ties by name.
 //
 // Plain value; immutable once built, safe to share across threads.
 
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/pytorch/operatortree.h"
 
 #include <memory>
@@ -41,6 +48,7 @@ struct KernelTimes
 struct KernelNameRow
 {
     std::string name;
+    KernelFamily family = KernelFamily::Other;
     bool tensorCoresUsed = false;
     std::string operatorName; // the launching operator with the most time in this group
     KernelTimes times;
@@ -54,6 +62,7 @@ struct KernelPropertiesRow
     int64_t block[3] = {0, 0, 0};
     int64_t registersPerThread = 0;
     int64_t sharedMemoryBytes = 0;
+    KernelFamily family = KernelFamily::Other;
     bool tensorCoresUsed = false;
     bool operatorTensorCoreEligible = false;
     KernelTimes times;
@@ -67,7 +76,11 @@ struct KernelView
     double totalKernelUs = 0;      // their summed duration
     double tensorCoreKernelUs = 0; // of which tensor-core kernels
     std::vector<KernelNameRow> byName;
+    std::vector<KernelNameRow> byNameOperator;
     std::vector<KernelPropertiesRow> byProperties;
+    std::array<double, kKernelFamilyCount> familyUs{}; // kernel time per family
+    std::array<double, kLaunchRuleCount> kernelUsByRule{};
+    double kernelUsWithoutLaunch = 0;
 };
 
 KernelView buildKernelView(const Trace &trace, const OperatorTree &tree);

@@ -24,7 +24,24 @@ bool isGpuActivity(SliceRole role)
 
 bool isCpuNode(SliceRole role)
 {
-    return role == SliceRole::CpuOp || role == SliceRole::UserAnnotation;
+    return role == SliceRole::CpuOp || role == SliceRole::UserAnnotation ||
+           role == SliceRole::PythonFunction;
+}
+
+// Recent Kineto builds write each launch's and GPU activity's correlation id as its External
+// id, so the id names no CPU op, and where the two counters meet it would name the wrong one.
+// When every launch carrying both has them equal, the External ids carry no op link.
+bool externalIdsMirrorCorrelation(const std::vector<KinetoRuntime> &runtimes)
+{
+    size_t both = 0;
+    for (const KinetoRuntime &rt : runtimes) {
+        if (rt.externalId == kNoValue || rt.correlation == kNoValue)
+            continue;
+        ++both;
+        if (rt.externalId != rt.correlation)
+            return false;
+    }
+    return both > 0;
 }
 
 struct ThreadScratch
@@ -203,6 +220,13 @@ KinetoIndex buildKinetoIndex(const Trace &trace, const KinetoScope &scope)
         index.threads.push_back(thread);
     }
     index.hasDeviceActivities = !index.activities.empty();
+    index.externalIdsMirrorCorrelation = externalIdsMirrorCorrelation(index.runtimes);
+    if (index.externalIdsMirrorCorrelation) {
+        for (KinetoRuntime &rt : index.runtimes)
+            rt.externalId = kNoValue;
+        for (KinetoActivity &a : index.activities)
+            a.externalId = kNoValue;
+    }
 
     // Correlation -> runtime; the first call in (start, track) order keeps a shared id.
     std::vector<uint32_t> byStart(index.runtimes.size());

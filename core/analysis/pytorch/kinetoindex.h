@@ -1,17 +1,20 @@
 #pragma once
 
-// KinetoIndex: one pass over a PyTorch profiler (Kineto) trace that finds, per host thread, the
-// CPU nodes (CpuOp / UserAnnotation slices) and the launch calls (Runtime slices), and on the
-// device planes every GPU activity (Kernel / Memcpy / Memset), then links them: correlation id
-// -> runtime, runtime -> its GPU activities (1:N, e.g. a cudaGraphLaunch), External id -> CPU
-// node(s). The PyTorch analyses (operator tree, operator and kernel views, steps) build on it.
+// KinetoIndex: one pass over a PyTorch profiler (Kineto) trace that finds, per host thread,
+// the CPU nodes (CpuOp / UserAnnotation / PythonFunction slices) and the launch calls (Runtime
+// slices), and on the device planes every GPU activity (Kernel / Memcpy / Memset), then links
+// them: correlation id -> runtime, runtime -> its GPU activities (1:N, e.g. a cudaGraphLaunch),
+// External id -> CPU node(s). The PyTorch analyses (operator tree, operator and kernel views,
+// steps) build on it.
 //
 // Roles come from EventKind::role (set by the reader), never from category text. cuda_driver
 // launches (cuLaunchKernel[Ex]) carry role Runtime and are indexed like cuda_runtime calls
 // (PYTORCH.md §5), so Triton / inductor kernels find their launch. External id 0 (old files)
-// and a missing External id both read as "none" (kNoValue). Correlation ids are taken as unique
-// within the trace (one Kineto file per Trace); when two runtimes share one, the first in
-// (start, track) order wins and the second is indexed without GPU work.
+// and a missing External id both read as "none" (kNoValue), and so do the External ids of
+// launches and GPU work in traces where each equals its correlation id (recent Kineto writes
+// that; `externalIdsMirrorCorrelation`). Correlation ids are taken as unique within the trace
+// (one Kineto file per Trace); when two runtimes share one, the first in (start, track) order
+// wins and the second is indexed without GPU work.
 //
 // Plain value; immutable once built, safe to share across threads. Invariants:
 // - threads are host tracks holding at least one node or runtime, ordered by track index;
@@ -34,7 +37,9 @@ namespace tracedesk::core::analysis::pytorch {
 
 inline constexpr uint32_t kNoIndex = UINT32_MAX;
 
-// A CpuOp or UserAnnotation slice on a host thread.
+// A CpuOp, UserAnnotation or PythonFunction slice on a host thread. Python frames are nodes so
+// that a launch from Python code under no operator can be attributed to its frame; the
+// analyses that count operators or CPU time by role skip them.
 struct KinetoNode
 {
     SliceRef ref;
@@ -119,6 +124,7 @@ struct KinetoIndex
     std::vector<int64_t> devices; // distinct activity devices, ascending
     KinetoScope scope;            // the planes indexed
     bool hasKernels = false;      // some activity has role Kernel
+    bool externalIdsMirrorCorrelation = false; // launches' External ids were correlation ids
     bool hasDeviceActivities = false;
 
     // Indices into `activities` of runtime r's GPU work (empty for most non-launch calls).

@@ -36,7 +36,8 @@ std::vector<OperatorRow> group(const Trace &trace, const OperatorTree &tree, boo
     std::map<GroupKey, Accumulator> groups;
     for (uint32_t id = 0; id < tree.nodes.size(); ++id) {
         const OpNode &node = tree.nodes[id];
-        if (!node.isOperator || node.mergedInto != kNoIndex)
+        const bool annotation = node.nodeClass == OpNodeClass::Annotation;
+        if ((!node.isOperator && !annotation) || node.mergedInto != kNoIndex)
             continue;
         const SliceRef ref = tree.index->nodes[node.indexNode].ref;
         const StringId shapes =
@@ -52,6 +53,7 @@ std::vector<OperatorRow> group(const Trace &trace, const OperatorTree &tree, boo
             acc.row.inputShapes = std::string(trace.string(shapes));
             acc.row.callStack = std::string(trace.string(stack));
             acc.row.tensorCoreEligible = node.tensorCoreEligible;
+            acc.row.annotation = annotation;
         }
         ++acc.row.calls;
         acc.row.nodes.push_back(id);
@@ -108,6 +110,9 @@ OperatorStats buildOperatorStats(const Trace &trace, const OperatorTree &tree)
 {
     OperatorStats stats;
     stats.hasDeviceColumns = tree.index->hasDeviceActivities;
+    for (int r = 0; r < kLaunchRuleCount; ++r)
+        stats.deviceUsByRule[size_t(r)] = double(tree.deviceTimeByRule[size_t(r)]) / kPsPerUs;
+    stats.deviceUsWithoutLaunch = double(tree.deviceTimeWithoutLaunch) / kPsPerUs;
     const bool device = stats.hasDeviceColumns;
     stats.byName = group(trace, tree, false, false, device);
     stats.byNameInputShapes = group(trace, tree, true, false, device);

@@ -5,6 +5,11 @@
 // and input shapes ("Input Dims" text as written), by name and call stack, and by name, input
 // shapes and call stack (the two call-stack groupings keep only nodes with a non-empty stack).
 //
+// Rows are the operator nodes and, marked `annotation`, the Annotation nodes (annotations and
+// Python frames that launched GPU work under no operator, operatortree.h), so every device
+// microsecond a launch explains has a row. `deviceUsByRule` says how much each attribution rule
+// attached, `deviceUsWithoutLaunch` what no recorded launch explains.
+//
 // Per row: node count and the sums of host self/total and device self/total, in microseconds
 // (unrounded). Tensor Cores eligible is the flag of the row's first member (in tree order);
 // the tensor-core percentages are 100·Σ tc self / Σ device self and 100·Σ tc total / Σ device
@@ -40,6 +45,7 @@ struct OperatorRow
     double deviceSelfUs = 0;
     double deviceTotalUs = 0;
     bool tensorCoreEligible = false;
+    bool annotation = false; // an annotation / Python frame, not an operator
     double tensorCoreSelfPercent = 0;
     double tensorCoreTotalPercent = 0;
     std::vector<uint32_t> nodes; // OperatorTree nodes of the group, in tree order
@@ -48,6 +54,8 @@ struct OperatorRow
 struct OperatorStats
 {
     bool hasDeviceColumns = false; // the trace has kernels, memcpy or memset
+    std::array<double, kLaunchRuleCount> deviceUsByRule{}; // GPU time each rule attached
+    double deviceUsWithoutLaunch = 0;                     // GPU time with no recorded launch
     std::vector<OperatorRow> byName;
     std::vector<OperatorRow> byNameInputShapes;
     std::vector<OperatorRow> byNameCallStack;

@@ -1,38 +1,13 @@
 #include "core/analysis/pytorch/operatortree.h"
 
+#include "core/analysis/kernels/kernelclass.h"
+
 #include <algorithm>
 #include <iterator>
 
 namespace tracedesk::core::analysis::pytorch {
 
 namespace {
-
-// The plugin's list (NVIDIA PyProf, Volta to Ampere), plus the names of the kernels that do
-// the same on Hopper and Blackwell and in CUTLASS: cuBLASLt's `nvjet_*`, CUTLASS `*tensorop*`
-// and `*wmma*`, and warpgroup `gmma` kernels. Without them a bf16 model on an H100 or B200
-// reads as using no Tensor Cores and is told to enable mixed precision.
-constexpr std::string_view kTensorCoreKernelPatterns[] = {"nvjet",
-                                                          "tensorop",
-                                                          "wmma",
-                                                          "gmma",
-                                                          "h884",
-                                                          "s884",
-                                                          "h1688",
-                                                          "s1688",
-                                                          "hmma",
-                                                          "i8816",
-                                                          "16816",
-                                                          "dgrad_1x1_stride_2x2",
-                                                          "first_layer_wgrad_kernel",
-                                                          "conv1x1",
-                                                          "conv2d_c1_k1",
-                                                          "direct_group",
-                                                          "xmma_implicit_gemm",
-                                                          "xmma_sparse_conv",
-                                                          "xmma_warp_specialized_implicit_gemm",
-                                                          "xmma_gemm",
-                                                          "xmma_sparse_gemm",
-                                                          "c1688"};
 
 constexpr std::string_view kTensorCoreEligibleOps[] = {
     "aten::_convolution",
@@ -105,9 +80,7 @@ TimePs overlap(TimePs aStart, TimePs aEnd, TimePs bStart, TimePs bEnd)
 
 bool usesTensorCores(std::string_view kernelName)
 {
-    return std::any_of(
-        std::begin(kTensorCoreKernelPatterns), std::end(kTensorCoreKernelPatterns),
-        [&](std::string_view p) { return kernelName.find(p) != std::string_view::npos; });
+    return usesTensorOrMatrixCores(kernelName);
 }
 
 bool isTensorCoreEligibleOpName(std::string_view opName)
@@ -132,6 +105,13 @@ OpNodeClass classifyNode(SliceRole role, std::string_view name)
     return isCollectiveName(name) ? OpNodeClass::Collective : OpNodeClass::Root;
 }
 
+const char *launchRuleName(LaunchRule rule)
+{
+    static const char *const names[kLaunchRuleCount] = {
+        "External id", "enclosing operator", "enclosing annotation / Python", "no enclosing op"};
+    return int(rule) < kLaunchRuleCount ? names[int(rule)] : "";
+}
+
 uint32_t OperatorTree::nodeOfActivity(uint32_t activity) const
 {
     const uint32_t runtime = index->activities[activity].runtime;
@@ -149,7 +129,8 @@ std::string_view OperatorTree::nodeName(const Trace &trace, uint32_t node) const
 namespace {
 
 // Parents before children: nest each thread's nodes with a stack of open nodes.
-void nestThread(const Trace &trace, OperatorTree &tree, uint32_t threadIndex)
+void nestThread(const Trace &trace, OperatorTree &tree, uint32_t threadIndex,
+                const std::vector<char> &annotationTarget)
 {
     const KinetoIndex &index = *tree.index;
     const KinetoThread &thread = index.threads[threadIndex];
@@ -163,7 +144,9 @@ void nestThread(const Trace &trace, OperatorTree &tree, uint32_t threadIndex)
     for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
         const KinetoNode &k = index.nodes[n];
         const EventKind &kind = trace.kind(k.ref);
-        const OpNodeClass nodeClass = classifyNode(k.role, trace.string(kind.name));
+        OpNodeClass nodeClass = classifyNode(k.role, trace.string(kind.name));
+        if (nodeClass == OpNodeClass::Root && annotationTarget[n])
+            nodeClass = OpNodeClass::Annotation;
         if (nodeClass == OpNodeClass::Root)
             continue;
         while (stack.size() > 1 && k.start >= tree.nodes[stack.back()].end)
@@ -185,6 +168,69 @@ void nestThread(const Trace &trace, OperatorTree &tree, uint32_t threadIndex)
         tree.nodes.push_back(std::move(node));
         stack.push_back(id);
     }
+}
+
+// The nodes a launch the External id rule leaves unattached falls back to (kinetoindex nodes).
+struct Enclosing
+{
+    uint32_t op = kNoIndex;         // innermost enclosing CpuOp of class Operator
+    uint32_t annotation = kNoIndex; // innermost enclosing annotation or Python frame
+};
+
+bool isAnnotationRole(SliceRole role)
+{
+    return role == SliceRole::UserAnnotation || role == SliceRole::PythonFunction ||
+           role == SliceRole::CpuOp;
+}
+
+// One sweep per thread: nodes come parent-first, runtimes by start, so a stack of the nodes
+// open at each launch holds its ancestors; the walk down from the top meets the innermost first.
+void findEnclosing(const Trace &trace, const KinetoIndex &index, uint32_t threadIndex,
+                   const std::vector<char> &wanted, std::vector<Enclosing> &out)
+{
+    const KinetoThread &thread = index.threads[threadIndex];
+    std::vector<uint32_t> stack;
+    uint32_t next = thread.nodeBegin;
+    for (uint32_t r = thread.runtimeBegin; r < thread.runtimeEnd; ++r) {
+        if (!wanted[r])
+            continue;
+        const KinetoRuntime &rt = index.runtimes[r];
+        for (; next < thread.nodeEnd && index.nodes[next].start <= rt.start; ++next) {
+            while (!stack.empty() && index.nodes[stack.back()].end <= index.nodes[next].start)
+                stack.pop_back();
+            stack.push_back(next);
+        }
+        while (!stack.empty() && index.nodes[stack.back()].end <= rt.start)
+            stack.pop_back();
+        Enclosing e;
+        for (size_t i = stack.size(); i-- > 0;) {
+            const KinetoNode &node = index.nodes[stack[i]];
+            if (node.start > rt.start || node.end < rt.end)
+                continue; // an ill-nested neighbour, not an ancestor
+            const OpNodeClass c = classifyNode(node.role, trace.name(node.ref));
+            if (c == OpNodeClass::Operator) {
+                e.op = stack[i];
+                break;
+            }
+            if (e.annotation == kNoIndex && isAnnotationRole(node.role))
+                e.annotation = stack[i];
+        }
+        out[r] = e;
+    }
+}
+
+// Whether the External id rule attaches runtime r: its id names a node that is a tree node.
+bool attachedByExternalId(const Trace &trace, const KinetoIndex &index, uint32_t r)
+{
+    const int64_t id = index.runtimes[r].externalId;
+    if (id == kNoValue)
+        return false;
+    for (uint32_t n : index.nodesForExternalId(id)) {
+        const KinetoNode &node = index.nodes[n];
+        if (classifyNode(node.role, trace.name(node.ref)) != OpNodeClass::Root)
+            return true;
+    }
+    return false;
 }
 
 void collapseDuplicates(const Trace &trace, OperatorTree &tree)
@@ -299,25 +345,54 @@ OperatorTree buildOperatorTree(const Trace &trace, std::shared_ptr<const KinetoI
     OperatorTree tree;
     tree.index = std::move(indexPtr);
     const KinetoIndex &index = *tree.index;
+
+    // Which launches the External id rule leaves to the enclosing-node rules, and which
+    // annotations / Python frames those make tree nodes.
+    std::vector<char> byExternalId(index.runtimes.size(), 0);
+    std::vector<char> fallback(index.runtimes.size(), 0);
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        byExternalId[r] = attachedByExternalId(trace, index, r) ? 1 : 0;
+        fallback[r] = byExternalId[r] ? 0 : 1;
+    }
+    std::vector<Enclosing> enclosing(index.runtimes.size());
+    for (uint32_t t = 0; t < index.threads.size(); ++t)
+        findEnclosing(trace, index, t, fallback, enclosing);
+    std::vector<char> annotationTarget(index.nodes.size(), 0);
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        if (fallback[r] && enclosing[r].op == kNoIndex && enclosing[r].annotation != kNoIndex)
+            annotationTarget[enclosing[r].annotation] = 1;
+    }
+
     tree.roots.assign(index.threads.size(), kNoIndex);
     tree.nodeOfIndexNode.assign(index.nodes.size(), kNoIndex);
     tree.nodes.reserve(index.nodes.size() + index.threads.size());
     for (uint32_t t = 0; t < index.threads.size(); ++t)
-        nestThread(trace, tree, t);
+        nestThread(trace, tree, t, annotationTarget);
 
-    // Runtime -> node by External id (first tree node with the id), else its thread's root.
     tree.nodeOfRuntime.assign(index.runtimes.size(), kNoIndex);
+    tree.ruleOfRuntime.assign(index.runtimes.size(), LaunchRule::ThreadRoot);
     for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
         const KinetoRuntime &rt = index.runtimes[r];
         uint32_t target = tree.roots[rt.thread];
-        if (rt.externalId != kNoValue) {
+        LaunchRule rule = LaunchRule::ThreadRoot;
+        if (byExternalId[r]) {
             for (uint32_t n : index.nodesForExternalId(rt.externalId)) {
                 if (tree.nodeOfIndexNode[n] != kNoIndex) {
                     target = tree.nodeOfIndexNode[n];
+                    rule = LaunchRule::ExternalId;
                     break;
                 }
             }
+        } else if (enclosing[r].op != kNoIndex &&
+                   tree.nodeOfIndexNode[enclosing[r].op] != kNoIndex) {
+            target = tree.nodeOfIndexNode[enclosing[r].op];
+            rule = LaunchRule::EnclosingOperator;
+        } else if (enclosing[r].annotation != kNoIndex &&
+                   tree.nodeOfIndexNode[enclosing[r].annotation] != kNoIndex) {
+            target = tree.nodeOfIndexNode[enclosing[r].annotation];
+            rule = LaunchRule::EnclosingAnnotation;
         }
+        tree.ruleOfRuntime[r] = rule;
         tree.nodes[target].runtimes.push_back(r);
     }
 
@@ -333,6 +408,14 @@ OperatorTree buildOperatorTree(const Trace &trace, std::shared_ptr<const KinetoI
     for (uint32_t t = 0; t < index.threads.size() && tree.orphanRoot == kNoIndex; ++t) {
         if (index.threads[t].nodeEnd > index.threads[t].nodeBegin)
             tree.orphanRoot = tree.roots[t];
+    }
+
+    for (const KinetoActivity &a : index.activities) {
+        const TimePs d = a.end - a.start;
+        if (a.runtime == kNoIndex)
+            tree.deviceTimeWithoutLaunch += d;
+        else
+            tree.deviceTimeByRule[size_t(tree.ruleOfRuntime[a.runtime])] += d;
     }
 
     collapseDuplicates(trace, tree);

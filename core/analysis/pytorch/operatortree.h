@@ -10,9 +10,15 @@
 //   node is a child of the innermost open node it starts inside. One that ends after that parent
 //   is kept there (upstream drops it), flagged `overflow`; time is charged to a parent only for
 //   the part of a child inside the parent's span, so self times never go negative.
-// - Runtimes attach by External id to the first tree node carrying that id, on any thread. A
-//   runtime without External id (missing or 0), or whose id names no tree node, goes to the root
-//   of its own thread (upstream loses the missing-id ones).
+// - Runtimes attach by External id to the first tree node carrying that id, on any thread
+//   (upstream's rule, so its numbers hold wherever it attaches a launch). A runtime the rule
+//   leaves unattached (no External id, one that names no tree node, or ids that only mirror the
+//   correlation, kinetoindex.h) belongs to the innermost CpuOp node enclosing it on its thread,
+//   else to the innermost user annotation or Python frame enclosing it, which then becomes a
+//   tree node of class Annotation (DeepEP and DeepGEMM launch from Python code under
+//   annotations such as `dispatch(F)`; graph launches from Python in serving engines), else to
+//   its thread's root. `ruleOfRuntime` says which rule placed each runtime and
+//   `deviceTimeByRule` how much GPU time each attached.
 // - GPU activities attach to their runtime by correlation (1:N). Activities whose runtime never
 //   appears hang on a dummy runtime under the root of the first thread with ProfilerStep# ranges
 //   (else the first thread with nodes), listed in `orphanActivities`.
@@ -32,6 +38,7 @@
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 
+#include <array>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -46,8 +53,21 @@ enum class OpNodeClass : uint8_t {
     ProfilerStep,
     DataLoader,
     Optimizer,
-    Collective
+    Collective,
+    Annotation // a user annotation or Python frame that launched GPU work under no operator
 };
+
+// Which rule attached a runtime (and its GPU work) to its tree node.
+enum class LaunchRule : uint8_t {
+    ExternalId,          // the node carrying the runtime's External id
+    EnclosingOperator,   // the innermost CpuOp around the launch on its thread
+    EnclosingAnnotation, // the innermost annotation or Python frame around it
+    ThreadRoot,          // nothing encloses it: the thread's root ("CallTreeRoot")
+    Count
+};
+inline constexpr int kLaunchRuleCount = int(LaunchRule::Count);
+// "External id", "enclosing operator", "enclosing annotation / Python", "no enclosing op".
+const char *launchRuleName(LaunchRule rule);
 
 struct OpNode
 {
@@ -85,6 +105,11 @@ struct OperatorTree
     uint32_t orphanRoot = kNoIndex;         // the root holding them, kNoIndex if no thread
     uint32_t overflowCount = 0;
     uint32_t collapsedCount = 0;
+    std::vector<LaunchRule> ruleOfRuntime; // per KinetoIndex runtime
+    // GPU time (kernels, memcpy, memset) attached by each rule, and of the activities whose
+    // launch the profiler did not record (hung on orphanRoot).
+    std::array<TimePs, kLaunchRuleCount> deviceTimeByRule{};
+    TimePs deviceTimeWithoutLaunch = 0;
 
     // The node an activity's time is charged to (its runtime's node, or orphanRoot), or kNoIndex.
     uint32_t nodeOfActivity(uint32_t activity) const;
@@ -92,7 +117,8 @@ struct OperatorTree
     std::string_view nodeName(const Trace &trace, uint32_t node) const;
 };
 
-// Kernel names that use tensor cores (substring list of §2.7).
+// Kernel names that use tensor / matrix cores: the plugin's list of §2.7 and the newer
+// families of kernelclass.h (one definition for every panel).
 bool usesTensorCores(std::string_view kernelName);
 // Operator names eligible for tensor cores (exact allowlist of §2.6).
 bool isTensorCoreEligibleOpName(std::string_view opName);

@@ -67,8 +67,9 @@ void attributeThread(const KinetoIndex &index, const OperatorTree &tree, uint32_
     };
     for (Record *rec : recs) {
         for (; next < th.nodeEnd && index.nodes[next].start <= rec->time; ++next) {
-            if (tree.nodeOfIndexNode[next] == kNoIndex)
-                continue; // an annotation the tree leaves out
+            const uint32_t treeNode = tree.nodeOfIndexNode[next];
+            if (treeNode == kNoIndex || tree.nodes[treeNode].nodeClass == OpNodeClass::Annotation)
+                continue; // an annotation or Python frame: upstream attributes to operators
             popClosed(index.nodes[next].start);
             stack.push_back(next);
         }

@@ -1,11 +1,13 @@
 #include "core/analysis/pytorch/pytorchoverview.h"
 
+#include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/pytorch/intervals.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tracedesk::core::analysis::pytorch {
@@ -28,12 +30,6 @@ bool isCollectiveRangeName(std::string_view name)
     return name.starts_with("nccl:") || name.starts_with("gloo:") || name == "record_param_comms";
 }
 
-bool isNcclKernelName(std::string_view name)
-{
-    return name.starts_with("nccl") || name.find("ncclKernel") != std::string_view::npos ||
-           name.find("ncclDevKernel") != std::string_view::npos;
-}
-
 bool isDataLoaderName(std::string_view name)
 {
     return (name.starts_with("enumerate(DataLoader)#") && name.ends_with(".__next__")) ||
@@ -50,11 +46,31 @@ std::string percentText(double fraction)
 struct CategoryRanges
 {
     std::array<IntervalList, kRankedCategories> lists;
+    IntervalList communicationKernels; // all of their time, overlapped or not
+    IntervalList otherGpuWork;         // computation kernels, memcpy, memset
     bool hasGpuColumns = false;
     bool usesDp = false;
     bool usesDdp = false;
     bool seenNccl = false;
 };
+
+// Whether a collective CPU range launched GPU work: a launch inside it on its thread has
+// activities. Then its kernels stand for it; a range without (gloo, CPU-side) is the
+// communication itself.
+bool launchedGpuWork(const KinetoIndex &index, const KinetoNode &node)
+{
+    const KinetoThread &thread = index.threads[node.thread];
+    const auto begin = index.runtimes.begin() + thread.runtimeBegin;
+    const auto end = index.runtimes.begin() + thread.runtimeEnd;
+    auto it = std::lower_bound(begin, end, node.start, [](const KinetoRuntime &r, TimePs t) {
+        return r.start < t;
+    });
+    for (; it != end && it->start < node.end; ++it) {
+        if (it->end <= node.end && !index.activitiesOf(uint32_t(it - index.runtimes.begin())).empty())
+            return true;
+    }
+    return false;
+}
 
 CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
 {
@@ -62,7 +78,11 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
     auto &lists = out.lists;
     auto add = [&](BreakdownCategory c, TimePs s, TimePs e) { lists[size_t(c)].push_back({s, e}); };
     std::unordered_set<int64_t> collectiveIds;
+    std::unordered_set<int64_t> collectiveIdsWithKernels;
+    std::vector<const KinetoNode *> collectiveRanges;
     for (const KinetoNode &node : index.nodes) {
+        if (node.role == SliceRole::PythonFunction)
+            continue; // Python frames are not CPU Exec (upstream reads no python_function)
         const std::string_view name = trace.name(node.ref);
         out.usesDp = out.usesDp || name == "DataParallel.forward";
         out.usesDdp = out.usesDdp || name == "DistributedDataParallel.forward";
@@ -72,7 +92,7 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
             out.seenNccl = out.seenNccl || name.starts_with("nccl:");
             if (node.externalId != kNoValue)
                 collectiveIds.insert(node.externalId);
-            add(BreakdownCategory::Communication, node.start, node.end);
+            collectiveRanges.push_back(&node);
         } else if (isDataLoaderName(name)) {
             add(BreakdownCategory::DataLoader, node.start, node.end);
         } else {
@@ -81,32 +101,56 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
     }
     for (const KinetoRuntime &rt : index.runtimes)
         add(BreakdownCategory::Runtime, rt.start, rt.end);
+    std::unordered_map<StringId, bool> communicationByName;
     for (const KinetoActivity &act : index.activities) {
         switch (act.role) {
         case SliceRole::Kernel: {
             const int64_t viaRuntime =
                 act.runtime != kNoIndex ? index.runtimes[act.runtime].externalId : kNoValue;
-            const bool collective =
-                (act.externalId != kNoValue && collectiveIds.contains(act.externalId)) ||
-                (viaRuntime != kNoValue && collectiveIds.contains(viaRuntime)) ||
-                isNcclKernelName(trace.name(act.ref));
-            add(collective ? BreakdownCategory::Communication : BreakdownCategory::Kernel,
-                act.start, act.end);
+            const StringId name = trace.kind(act.ref).name;
+            auto [it, inserted] = communicationByName.try_emplace(name, false);
+            if (inserted)
+                it->second = isCommunicationKernel(trace.string(name));
+            bool collective = it->second;
+            for (int64_t id : {act.externalId, viaRuntime}) {
+                if (id != kNoValue && collectiveIds.contains(id)) {
+                    collective = true;
+                    collectiveIdsWithKernels.insert(id);
+                }
+            }
+            if (collective) {
+                add(BreakdownCategory::Communication, act.start, act.end);
+                out.communicationKernels.push_back({act.start, act.end});
+            } else {
+                add(BreakdownCategory::Kernel, act.start, act.end);
+                out.otherGpuWork.push_back({act.start, act.end});
+            }
             break;
         }
         case SliceRole::Memcpy:
             add(BreakdownCategory::Memcpy, act.start, act.end);
+            out.otherGpuWork.push_back({act.start, act.end});
             break;
         case SliceRole::Memset:
             add(BreakdownCategory::Memset, act.start, act.end);
+            out.otherGpuWork.push_back({act.start, act.end});
             break;
         default:
             break;
         }
     }
+    for (const KinetoNode *node : collectiveRanges) {
+        const bool hasKernels = (node->externalId != kNoValue &&
+                                 collectiveIdsWithKernels.contains(node->externalId)) ||
+                                launchedGpuWork(index, *node);
+        add(hasKernels ? BreakdownCategory::CpuExec : BreakdownCategory::Communication,
+            node->start, node->end);
+    }
     out.hasGpuColumns = !index.runtimes.empty() || !index.activities.empty();
     for (IntervalList &list : lists)
         list = mergeIntervals(std::move(list));
+    out.communicationKernels = mergeIntervals(std::move(out.communicationKernels));
+    out.otherGpuWork = mergeIntervals(std::move(out.otherGpuWork));
     return out;
 }
 
@@ -122,6 +166,8 @@ void computeBreakdown(const PyTorchSteps &steps, const CategoryRanges &ranges, P
         slots = subtractIntervals(slots, exclusive[size_t(c)]);
     }
     exclusive[size_t(BreakdownCategory::Other)] = std::move(slots);
+    const IntervalList overlapped =
+        intersectIntervals(ranges.communicationKernels, ranges.otherGpuWork);
 
     for (const PyTorchStep &s : steps.steps) {
         StepBreakdown row;
@@ -130,6 +176,8 @@ void computeBreakdown(const PyTorchSteps &steps, const CategoryRanges &ranges, P
         row.end = s.end;
         for (int c = 0; c < kBreakdownCategoryCount; ++c)
             row.cost[size_t(c)] = overlapLength(exclusive[size_t(c)], {s.start, s.end});
+        row.communicationTotal = overlapLength(ranges.communicationKernels, {s.start, s.end});
+        row.communicationOverlapped = overlapLength(overlapped, {s.start, s.end});
         out.steps.push_back(std::move(row));
     }
     if (out.steps.empty())
@@ -138,11 +186,15 @@ void computeBreakdown(const PyTorchSteps &steps, const CategoryRanges &ranges, P
         for (int c = 0; c < kBreakdownCategoryCount; ++c)
             out.average.cost[size_t(c)] += double(row.cost[size_t(c)]);
         out.average.total += double(row.total());
+        out.average.communicationTotal += double(row.communicationTotal);
+        out.average.communicationOverlapped += double(row.communicationOverlapped);
     }
     const double n = double(out.steps.size());
     for (double &v : out.average.cost)
         v /= n;
     out.average.total /= n;
+    out.average.communicationTotal /= n;
+    out.average.communicationOverlapped /= n;
 }
 
 // Σ min(Σ blocks per SM, 1) · length over [S, E]; the ranges are the sweep's elementary
@@ -189,17 +241,25 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
     std::map<int64_t, std::vector<uint32_t>> kernelsByDevice;
     double tcAll = 0;      // sums of many durations: double, never an overflow
     double kernelAll = 0;
+    std::unordered_map<StringId, bool> tensorCoreByName;
+    auto isTensorCore = [&](SliceRef ref) {
+        const StringId name = trace.kind(ref).name;
+        auto [it, inserted] = tensorCoreByName.try_emplace(name, false);
+        if (inserted)
+            it->second = usesTensorOrMatrixCores(trace.string(name));
+        return it->second;
+    };
     for (uint32_t a = 0; a < index.activities.size(); ++a) {
         const KinetoActivity &act = index.activities[a];
         if (act.role != SliceRole::Kernel)
             continue;
         kernelsByDevice[act.device].push_back(a);
         kernelAll += double(act.end - act.start);
-        tcAll += usesTensorCores(trace.name(act.ref)) ? double(act.end - act.start) : 0.0;
+        tcAll += isTensorCore(act.ref) ? double(act.end - act.start) : 0.0;
     }
     out.tensorCoreUsedRatio = kernelAll > 0 ? tcAll / kernelAll : 0.0;
 
-    bool anyOperatorKernel = false;
+    bool anyKernel = false;
     for (auto &[device, kernels] : kernelsByDevice) {
         PyTorchGpuMetrics g;
         g.device = device;
@@ -236,21 +296,17 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
         TimePs tc = 0;
         TimePs all = 0;
         for (uint32_t k : kernels) {
-            const uint32_t node = tree.nodeOfActivity(k);
-            if (index.activities[k].runtime == kNoIndex || node == kNoIndex ||
-                !tree.nodes[node].isOperator)
-                continue;
             const KinetoActivity &act = index.activities[k];
             all += act.end - act.start;
-            tc += usesTensorCores(trace.name(act.ref)) ? act.end - act.start : 0;
+            tc += isTensorCore(act.ref) ? act.end - act.start : 0;
         }
         if (all > 0) {
-            anyOperatorKernel = true;
+            anyKernel = true;
             g.tensorCoreRatio = double(tc) / double(all);
         }
         out.gpus.push_back(std::move(g));
     }
-    if (anyOperatorKernel) {
+    if (anyKernel) {
         for (PyTorchGpuMetrics &g : out.gpus)
             g.tensorCoreRatio = g.tensorCoreRatio.value_or(0.0);
     }
@@ -285,6 +341,85 @@ double tensorCoreEligibleRatio(const OperatorTree &tree)
     return operators > 0 ? double(bottom) / double(operators) : 0.0;
 }
 
+// Whether a device has tensor / matrix cores: NVIDIA from compute capability 7 (Volta), AMD
+// Instinct (CDNA: MI100 and later).
+bool hasTensorOrMatrixCores(const GpuDeviceInfo &d)
+{
+    if (d.name.find("Instinct") != std::string::npos || d.name.find("MI3") != std::string::npos ||
+        d.name.find("MI2") != std::string::npos || d.name.find("MI1") != std::string::npos)
+        return true;
+    return isNvidiaName(d.name) && d.hasComputeCapability() && d.computeMajor >= 7;
+}
+
+// The checks the 2021 rules could not know: GEMMs on CUDA cores of a GPU that has tensor cores,
+// and many short kernels launched one by one with no graph replay (decode without CUDA graphs).
+void addWorkloadRecommendations(const Trace &trace, const KinetoIndex &index, PyTorchOverview &out)
+{
+    const auto &devices = trace.info.run.devices;
+    const bool matrixHardware = std::any_of(devices.begin(), devices.end(), hasTensorOrMatrixCores);
+    const bool amd = std::any_of(devices.begin(), devices.end(), [](const GpuDeviceInfo &d) {
+        return d.name.find("AMD") != std::string::npos || d.name.find("Instinct") != std::string::npos;
+    });
+    double kernelTime = 0, plainGemm = 0;
+    std::vector<TimePs> durations;
+    std::unordered_map<StringId, KernelClass> classes;
+    for (const KinetoActivity &act : index.activities) {
+        if (act.role != SliceRole::Kernel)
+            continue;
+        const StringId name = trace.kind(act.ref).name;
+        auto [it, inserted] = classes.try_emplace(name);
+        if (inserted)
+            it->second = classifyKernel(trace.string(name));
+        const double d = double(act.end - act.start);
+        kernelTime += d;
+        durations.push_back(act.end - act.start);
+        if (it->second.family == KernelFamily::Gemm && !it->second.tensorCore)
+            plainGemm += d;
+    }
+    const bool ampAdvised =
+        std::any_of(out.recommendations.begin(), out.recommendations.end(),
+                    [](const PyTorchRecommendation &r) { return r.kind == RecommendationKind::EnableAmp; });
+    if (matrixHardware && !ampAdvised && kernelTime > 0 && plainGemm / kernelTime > 0.1)
+        out.recommendations.push_back(
+            {RecommendationKind::GemmWithoutTensorCores,
+             percentText(plainGemm / kernelTime) + " % of the kernel time is in GEMM kernels "
+                 "that do not use " + std::string(amd ? "Matrix" : "Tensor") +
+                 " Cores, although this GPU has them. FP32 matrix products run on the vector "
+                 "units: bf16 / fp16 autocast, or TF32 (torch.backends.cuda.matmul."
+                 "allow_tf32), moves them to the " + std::string(amd ? "Matrix" : "Tensor") +
+                 " Cores."});
+
+    bool graphLaunch = false;
+    double launchTime = 0;
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        const KinetoRuntime &rt = index.runtimes[r];
+        if (index.activitiesOf(r).empty())
+            continue;
+        graphLaunch = graphLaunch || trace.name(rt.ref).find("GraphLaunch") != std::string_view::npos;
+        launchTime += double(rt.end - rt.start);
+    }
+    if (graphLaunch || durations.size() < 100 || kernelTime <= 0)
+        return;
+    std::nth_element(durations.begin(), durations.begin() + long(durations.size() / 2),
+                     durations.end());
+    const TimePs median = durations[durations.size() / 2];
+    const bool lowUtilization = std::any_of(out.gpus.begin(), out.gpus.end(), [](const auto &g) {
+        return g.utilization && *g.utilization < 0.7;
+    });
+    constexpr TimePs kShortKernel = 20 * 1000000; // 20 µs
+    if (median <= kShortKernel && lowUtilization && launchTime >= 0.5 * kernelTime) {
+        char text[512];
+        std::snprintf(text, sizeof text,
+                      "Launch-bound: %zu kernels with a median of %.1f µs; the CPU spends %.2f ms "
+                      "in launch calls against %.2f ms of kernel time, and no CUDA / HIP graph is "
+                      "replayed. Capturing the repeated step in a graph (CUDA graphs in the "
+                      "serving engine, torch.compile mode=\"reduce-overhead\") removes the "
+                      "per-kernel launch cost.",
+                      durations.size(), double(median) / 1e6, launchTime / 1e9, kernelTime / 1e9);
+        out.recommendations.push_back({RecommendationKind::LaunchBound, text});
+    }
+}
+
 void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const KinetoIndex &index,
                         const PyTorchMemory &memory, PyTorchOverview &out)
 {
@@ -314,11 +449,19 @@ void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const 
             "DistributedDataParallel runs without NCCL collectives. On these GPUs the NCCL "
             "backend is usually the fastest for gradient communication.");
     const double comm = out.average[BreakdownCategory::Communication];
-    if (total > 0 && comm / total > 0.1)
+    if (total > 0 && comm / total > 0.1) {
+        const double all = out.average.communicationTotal;
+        const std::string hidden =
+            all > 0 ? " (computation hides " + percentText(out.average.communicationOverlapped / all) +
+                          " % of the communication kernels' time)"
+                    : std::string();
         add(RecommendationKind::Communication,
-            "Communication takes " + percentText(comm / total) +
-                " % of the step time. Gradient compression, gradient accumulation or a larger "
-                "batch size reduce its share.");
+            "Communication that no computation overlaps takes " + percentText(comm / total) +
+                " % of the step time" + hidden +
+                ". Overlapping it with computation (bucketed gradient reduction, prefetching "
+                "parameters, splitting micro-batches), gradient accumulation or a larger batch "
+                "size reduce its share.");
+    }
     std::string low;
     for (const PyTorchGpuMetrics &g : out.gpus) {
         if (g.utilization && *g.utilization < 0.5)
@@ -343,6 +486,7 @@ void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const 
                 " % of the operator kernel time is in operators that could. Automatic mixed "
                 "precision (torch.autocast) enables them.");
     }
+    addWorkloadRecommendations(trace, index, out);
     // GPUs only: upstream also compared CPU peaks with the last GPU's memory (a quirk).
     for (const DeviceMemory &d : memory.devices) {
         const GpuDeviceInfo *info = d.deviceType == 1 ? trace.info.run.device(d.deviceId) : nullptr;
@@ -358,6 +502,44 @@ void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const 
                 percentText(double(d.peakAllocated) / double(info->totalGlobalMemBytes)) + " % (" +
                 gb + "). Gradient checkpointing or mixed precision lower the peak.");
         break;
+    }
+}
+
+double nearestRank(const std::vector<double> &sorted, double p)
+{
+    const size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+    return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+void collectIterations(const PyTorchSteps &steps, PyTorchOverview &out)
+{
+    if (!steps.fromIterations)
+        return;
+    std::map<IterationKind, std::vector<double>> byKind;
+    for (const PyTorchStep &step : steps.steps) {
+        ServingIteration it;
+        it.name = step.iterationLabel;
+        it.kind = step.iteration.kind;
+        it.latencyMs = double(step.hostDuration()) / 1e9;
+        it.batchSize = step.iteration.batchSize;
+        it.tokens = step.iteration.tokens;
+        byKind[it.kind].push_back(it.latencyMs);
+        out.iterations.push_back(std::move(it));
+    }
+    for (IterationKind kind : {IterationKind::Prefill, IterationKind::Decode, IterationKind::Mixed,
+                               IterationKind::Unknown}) {
+        auto found = byKind.find(kind);
+        if (found == byKind.end())
+            continue;
+        std::vector<double> &v = found->second;
+        std::sort(v.begin(), v.end());
+        LatencyPercentiles p;
+        p.count = int64_t(v.size());
+        p.p50 = nearestRank(v, 50);
+        p.p90 = nearestRank(v, 90);
+        p.p99 = nearestRank(v, 99);
+        out.iterationLatency.push_back(
+            {kind == IterationKind::Unknown ? std::string("unknown") : iterationKindName(kind), p});
     }
 }
 
@@ -404,6 +586,7 @@ PyTorchOverview computePyTorchOverview(const Trace &trace, const OperatorTree &t
     out.traceBegin = trace.begin;
     computeGpuMetrics(trace, tree, out);
     out.tensorCoreEligibleRatio = tensorCoreEligibleRatio(tree);
+    collectIterations(steps, out);
     addRecommendations(trace, ranges, index, memory, out);
     return out;
 }

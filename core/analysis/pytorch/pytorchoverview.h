@@ -9,12 +9,18 @@
 // that order, a category keeps only the step time no earlier category took; what nobody took
 // is Other. So per step the eight costs add up to the step length exactly. GPU work of all
 // devices and streams is unioned. Choices (documented where upstream has a quirk):
-// - Communication = the collective CPU ranges (CpuOp / UserAnnotation slices named `nccl:*`,
-//   `gloo:*`, or `record_param_comms`) plus the kernels launched from them: the kernel's External
-//   id, or its launching runtime's, is one of theirs. Also any kernel named like an NCCL kernel
-//   (`nccl*`, `*ncclKernel*`, `*ncclDevKernel*`). Upstream knows only the five `nccl:`/`gloo:`
-//   names and the External id match, which loses every NCCL kernel of current PyTorch (they
-//   belong to `record_param_comms`, or carry no External id at all; pytorch/kineto#782).
+// - Communication = the communication kernels: those of the shared classification
+//   (core/analysis/kernels/kernelclass.h: NCCL, RCCL, MSCCL++, NVSHMEM, DeepEP, symmetric
+//   memory, custom all-reduce) and those launched from a collective CPU range (CpuOp /
+//   UserAnnotation named `nccl:*`, `gloo:*` or `record_param_comms`, by External id). A
+//   collective CPU range counts itself only when it launched no GPU work (gloo, CPU-side
+//   collectives); otherwise its kernels stand for it and the range is CPU Exec. So the step's
+//   Communication is the communication-kernel time no computation kernel, memcpy or memset
+//   overlaps: the same kernels the Distributed panel counts. Upstream knew only five names and
+//   the External id match (which loses every NCCL kernel of current PyTorch, pytorch/kineto#782)
+//   and added the CPU ranges, which made Communication disagree with any GPU-side count.
+//   `communicationTotal` / `communicationOverlapped` per step give all of the communication
+//   kernels' time and the part computation hides.
 // - CPU Exec = the other CpuOp / UserAnnotation slices on host threads except the step markers.
 //   Device-side annotations (GpuAnnotation) are NOT CPU Exec (upstream counts them, which makes
 //   every annotated stretch of GPU time look like CPU work); Python tracer frames are not either.
@@ -25,8 +31,9 @@
 // efficiency sweeps kernel start/end points summing blocks per SM, clips each elementary
 // interval's sum to 1, and integrates it over [S, E] / (E - S); est. achieved occupancy is the
 // occupancy weighted by each kernel's duration clipped to [S, E]. Kernel time using tensor cores
-// counts the kernels launched by runtimes the operator tree (operatortree.h) attached to an
-// operator node, i.e. to a CpuOp with that External id (kernel names from §2.7).
+// is over every kernel of the device, flagged by the shared classification, so it is the share
+// Kernel Stats shows. (Upstream counted only kernels its External id rule tied to an operator,
+// which reads 0 % on CUDA-graph replays and on traces whose launches carry no op's id.)
 //
 // Plain value; immutable once built, safe to share across threads.
 
@@ -64,6 +71,8 @@ struct StepBreakdown
     TimePs start = 0;
     TimePs end = 0;
     std::array<TimePs, kBreakdownCategoryCount> cost{}; // sums to total()
+    TimePs communicationTotal = 0;      // communication kernels' time in the step, all of it
+    TimePs communicationOverlapped = 0; // ... of which other GPU work overlaps (hidden)
 
     TimePs total() const { return end - start; }
     TimePs operator[](BreakdownCategory c) const { return cost[size_t(c)]; }
@@ -73,6 +82,8 @@ struct AverageBreakdown
 {
     std::array<double, kBreakdownCategoryCount> cost{}; // mean over steps, ps
     double total = 0;
+    double communicationTotal = 0;
+    double communicationOverlapped = 0;
 
     double operator[](BreakdownCategory c) const { return cost[size_t(c)]; }
 };
@@ -89,7 +100,7 @@ struct PyTorchGpuMetrics
     std::optional<double> utilization;       // fraction; absent without a step window
     std::optional<double> smEfficiency;      // fraction; absent when no range lies in [S, E]
     std::optional<double> achievedOccupancy; // percent; absent without weighted kernel time
-    std::optional<double> tensorCoreRatio;   // fraction of operator-launched kernel time
+    std::optional<double> tensorCoreRatio;   // fraction of the device's kernel time
 };
 
 enum class RecommendationKind : uint8_t {
@@ -99,13 +110,35 @@ enum class RecommendationKind : uint8_t {
     Communication, // communication dominates
     LowGpuUtilization,
     EnableAmp,    // tensor-core capable, eligible ops, no tensor-core kernels
-    MemoryAtLimit // peak allocated above 90 % of a GPU's memory
+    MemoryAtLimit, // peak allocated above 90 % of a GPU's memory
+    GemmWithoutTensorCores, // GEMM time on CUDA cores of a GPU that has tensor / matrix cores
+    LaunchBound             // short kernels, launch gaps, no graph launches
 };
 
 struct PyTorchRecommendation
 {
     RecommendationKind kind = RecommendationKind::DataLoader;
     std::string text;
+};
+
+// One serving-engine iteration (pytorchsteps.h, servingiterations.h); latency = the length of
+// its annotation on the host.
+struct ServingIteration
+{
+    std::string name; // the annotation's name
+    IterationKind kind = IterationKind::Unknown;
+    double latencyMs = 0;
+    int64_t batchSize = -1; // -1 when the name does not say
+    int64_t tokens = -1;
+};
+
+// Nearest-rank percentiles of the iteration latencies of one kind.
+struct LatencyPercentiles
+{
+    int64_t count = 0;
+    double p50 = 0;
+    double p90 = 0;
+    double p99 = 0;
 };
 
 struct PyTorchOverview
@@ -124,6 +157,9 @@ struct PyTorchOverview
     bool usesDataParallel = false;
     bool usesDistributedDataParallel = false;
     std::vector<PyTorchRecommendation> recommendations;
+    std::vector<ServingIteration> iterations; // serving traces without ProfilerStep#N
+    // Per iteration kind ("prefill", "decode", "mixed", "unknown"), in that order.
+    std::vector<std::pair<std::string, LatencyPercentiles>> iterationLatency;
 
     // Whether the column is shown: Other and CPU Exec always; the GPU ones with hasGpuColumns;
     // DataLoader always; Communication only when non-empty.

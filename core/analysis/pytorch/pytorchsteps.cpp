@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 
 namespace tracedesk::core::analysis::pytorch {
 
@@ -62,6 +63,82 @@ std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &ind
     return {step};
 }
 
+// Serving-engine iterations (servingiterations.h) as steps, in start order: a listed engine's
+// annotations (SGLang's over vLLM's), else the top-level user annotation that repeats.
+std::vector<PyTorchStep> iterationSteps(const Trace &trace, const KinetoIndex &index,
+                                        IterationEngine *engine)
+{
+    std::vector<std::pair<const KinetoNode *, IterationName>> listed[2];
+    // Per name, the top-level (depth-0) user annotations of any host thread.
+    std::unordered_map<StringId, std::vector<const KinetoNode *>> topLevel;
+    for (const KinetoThread &thread : index.threads) {
+        std::vector<TimePs> openEnds; // operators and annotations still open
+        for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
+            const KinetoNode &node = index.nodes[n];
+            if (node.role == SliceRole::PythonFunction || !onHostPlane(trace, node))
+                continue;
+            while (!openEnds.empty() && openEnds.back() <= node.start)
+                openEnds.pop_back();
+            const bool top = openEnds.empty();
+            openEnds.push_back(node.end);
+            if (node.role != SliceRole::UserAnnotation)
+                continue;
+            const std::string_view name = trace.name(node.ref);
+            if (auto it = parseIterationName(name))
+                listed[it->engine == IterationEngine::SGLang ? 0 : 1].push_back({&node, *it});
+            else if (top && !isProfilerStepName(name))
+                topLevel[trace.kind(node.ref).name].push_back(&node);
+        }
+    }
+    std::vector<std::pair<const KinetoNode *, IterationName>> chosen;
+    if (!listed[0].empty()) {
+        chosen = std::move(listed[0]);
+        *engine = IterationEngine::SGLang;
+    } else if (!listed[1].empty()) {
+        chosen = std::move(listed[1]);
+        *engine = IterationEngine::Vllm;
+    } else {
+        const std::vector<const KinetoNode *> *best = nullptr;
+        TimePs bestTime = 0;
+        for (const auto &[name, nodes] : topLevel) {
+            if (nodes.size() < 2)
+                continue;
+            TimePs t = 0;
+            for (const KinetoNode *node : nodes)
+                t += node->end - node->start;
+            if (!best || t > bestTime || (t == bestTime && nodes.size() > best->size())) {
+                best = &nodes;
+                bestTime = t;
+            }
+        }
+        if (!best)
+            return {};
+        for (const KinetoNode *node : *best)
+            chosen.push_back({node, IterationName{}});
+        *engine = IterationEngine::Repeated;
+    }
+    std::stable_sort(chosen.begin(), chosen.end(), [](const auto &a, const auto &b) {
+        return std::tuple(a.first->start, -a.first->end) <
+               std::tuple(b.first->start, -b.first->end);
+    });
+    std::vector<PyTorchStep> steps;
+    TimePs coveredUntil = std::numeric_limits<TimePs>::min();
+    for (const auto &[node, it] : chosen) {
+        if (node->end <= coveredUntil)
+            continue; // nested in the previous iteration of the same engine
+        coveredUntil = node->end;
+        PyTorchStep step;
+        step.name = std::to_string(steps.size());
+        step.hostStart = step.start = node->start;
+        step.hostEnd = step.end = node->end;
+        step.marker = node->ref;
+        step.iteration = it;
+        step.iterationLabel = std::string(trace.name(node->ref));
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
 // Step 1 of the design note: GPU work of the runtimes lying fully inside each step. Marks the
 // activities it matched in `matched`.
 void matchDeviceWork(const KinetoIndex &index, std::vector<PyTorchStep> &steps,
@@ -109,6 +186,10 @@ PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index)
     std::vector<PyTorchStep> steps = hostSteps(trace, index);
     result.hostStepCount = uint32_t(steps.size());
     result.fromMarkers = !steps.empty();
+    if (steps.empty()) {
+        steps = iterationSteps(trace, index, &result.iterationEngine);
+        result.fromIterations = !steps.empty();
+    }
     if (steps.empty())
         steps = fallbackStep(trace, index);
     if (steps.empty())
@@ -137,7 +218,8 @@ PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index)
             step.end = std::max(step.end, step.start);
             prevEnd = step.end;
         }
-        if (steps.size() > 1) {
+        // Iterations of a server differ in size by design: no tail trimming for them.
+        if (steps.size() > 1 && !result.fromIterations) {
             size_t last = steps.size() - 1;
             while (steps[last].matchedActivities == 0)
                 --last; // terminates: some step matched

@@ -5,7 +5,10 @@
 //
 // Host steps are the `ProfilerStep#N` slices with role CpuOp or UserAnnotation on host planes;
 // the device-side copies (GpuAnnotation on a stream) are deliberately not steps, they would
-// duplicate every step in new traces. Without any step marker one step "0" spans the CPU ops.
+// duplicate every step in new traces. Without any step marker, a serving engine's iterations
+// (servingiterations.h) are the steps, named "0", "1", ... in start order with their kind,
+// batch size and tokens, and are never tail-trimmed (iterations differ in size by design).
+// Without those either, one step "0" spans the CPU ops.
 //
 // Design note (device adjustment). Runtimes in start order are walked against the steps in
 // order: a runtime lying fully inside a host step contributes its GPU activities (found by
@@ -21,6 +24,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/kinetoindex.h"
+#include "core/analysis/pytorch/servingiterations.h"
 #include "core/model/trace.h"
 
 #include <memory>
@@ -39,15 +43,21 @@ struct PyTorchStep
     TimePs deviceStart = 0;         // GPU work launched from inside the step; valid when
     TimePs deviceEnd = 0;           // matchedActivities > 0
     uint32_t matchedActivities = 0; // GPU activities launched by runtimes fully inside the step
-    SliceRef marker;                // the ProfilerStep#N slice (unset for the fallback step)
+    SliceRef marker;                // the ProfilerStep#N or iteration annotation slice (unset
+                                    // for the fallback step)
+    IterationName iteration;        // for a serving iteration: kind, batch size, tokens
+    std::string iterationLabel;     // ... and its annotation's name
 
+    TimePs hostDuration() const { return hostEnd - hostStart; } // the annotation's own length
     TimePs duration() const { return end - start; }
 };
 
 struct PyTorchSteps
 {
     std::vector<PyTorchStep> steps; // the kept steps
-    bool fromMarkers = false;       // false: the single fallback step "0" (or no steps at all)
+    bool fromMarkers = false;       // from ProfilerStep#N markers
+    bool fromIterations = false;    // from serving-engine iterations (no ProfilerStep#N)
+    IterationEngine iterationEngine = IterationEngine::Repeated; // when fromIterations
     bool deviceAdjusted = false;    // some step got GPU work, so boundaries moved
     uint32_t hostStepCount = 0;     // host ProfilerStep#N slices found
     uint32_t trimmedSteps = 0;      // tail steps dropped by the trimming rule

@@ -19,8 +19,9 @@ namespace {
 
 using testsupport::loadText;
 
-// aten::mm launches two TC gemms, aten::relu three relu kernels, a root-level launch one more
-// relu; one kernel has no correlation and one a correlation without runtime (both orphans).
+// aten::mm launches two TC gemms, aten::relu three relu kernels, a launch with no External id
+// under ProfilerStep#0 one more relu (attributed to the enclosing annotation); one kernel has no
+// correlation and one a correlation without runtime (both orphans: no recorded launch).
 const char *const kKernelTrace = R"json({"schemaVersion":1,
 "deviceProperties":[{"id":0,"name":"Test GPU","totalGlobalMem":1024,"computeMajor":7,"computeMinor":0,"numSms":80,"maxThreadsPerMultiprocessor":2048}],
 "traceEvents":[
@@ -118,8 +119,24 @@ void TestPytorchKernels::byName()
     // Blocks: (5·1 + 15·0 + 0·4 + 25·2) / 45; occupancy: -1 and missing are 0: (0·90 + 25·10) / 45.
     QVERIFY(close(relu->times.meanBlocksPerSm, 55.0 / 45.0));
     QVERIFY(close(relu->times.meanOccupancyPercent, 250.0 / 45.0));
-    // Root-level launch holds 25 µs of it, aten::relu 20 µs.
-    QCOMPARE(relu->operatorName, std::string("CallTreeRoot"));
+    // The launch under ProfilerStep#0 alone holds 25 µs of it, aten::relu 20 µs.
+    QCOMPARE(relu->operatorName, std::string("ProfilerStep#0"));
+    // By rule: External id 40 (gemms) + 20 (aten::relu); the enclosing annotation 25; no
+    // recorded launch 7 + 0 (nocorr, zero).
+    QVERIFY(close(view->kernelUsByRule[size_t(LaunchRule::ExternalId)], 60));
+    QVERIFY(close(view->kernelUsByRule[size_t(LaunchRule::EnclosingAnnotation)], 25));
+    QVERIFY(close(view->kernelUsByRule[size_t(LaunchRule::EnclosingOperator)], 0));
+    QVERIFY(close(view->kernelUsByRule[size_t(LaunchRule::ThreadRoot)], 0));
+    QVERIFY(close(view->kernelUsWithoutLaunch, 7));
+    // The same kernel by name and operator: two rows, as the CLI reports them.
+    int reluRows = 0;
+    for (const KernelNameRow &r : view->byNameOperator) {
+        if (r.name != "relu_kernel")
+            continue;
+        ++reluRows;
+        QVERIFY(close(r.times.totalUs, r.operatorName == "ProfilerStep#0" ? 25 : 20));
+    }
+    QCOMPARE(reluRows, 2);
 
     const KernelNameRow *zero = nameRow(*view, "zero_kernel");
     QCOMPARE(zero->times.calls, int64_t(1));
@@ -153,7 +170,7 @@ void TestPytorchKernels::byProperties()
 
     const KernelPropertiesRow &rootRelu = view.byProperties[1];
     QCOMPARE(rootRelu.name, std::string("relu_kernel"));
-    QCOMPARE(rootRelu.operatorName, std::string("CallTreeRoot"));
+    QCOMPARE(rootRelu.operatorName, std::string("ProfilerStep#0"));
     QVERIFY(!rootRelu.operatorTensorCoreEligible);
     QVERIFY(close(rootRelu.times.totalUs, 25));
     QVERIFY(close(rootRelu.times.meanBlocksPerSm, 2));

@@ -187,23 +187,32 @@ void TestPytorchOperators::treeNesting()
              tree.nodes[to].name);
     QCOMPARE(tree.nodeOfRuntime[tree.index->runtimeForCorrelation(14)], to);
 
-    // Runtime attachment: by External id across threads; missing id and id 0 go to the thread's
-    // root; an id naming a non-tree annotation goes to the root of the runtime's own thread.
-    QCOMPARE(tree.nodeOfRuntime[tree.index->runtimeForCorrelation(17)], fused);
-    QCOMPARE(tree.nodeOfRuntime[tree.index->runtimeForCorrelation(15)], root100);
-    QCOMPARE(tree.nodeOfRuntime[tree.index->runtimeForCorrelation(16)], root100);
-    QCOMPARE(tree.nodeOfRuntime[tree.index->runtimeForCorrelation(18)], root200);
+    // Runtime attachment: by External id across threads; a missing id and id 0 under no
+    // operator go to the innermost enclosing annotation (here the step); an id naming a non-tree
+    // annotation goes to the innermost annotation enclosing the launch, which becomes a node.
+    const auto corr = [&](int64_t c) { return tree.index->runtimeForCorrelation(c); };
+    QCOMPARE(tree.nodeOfRuntime[corr(17)], fused);
+    QCOMPARE(tree.ruleOfRuntime[corr(17)], LaunchRule::ExternalId);
+    QCOMPARE(tree.nodeOfRuntime[corr(15)], step);
+    QCOMPARE(tree.nodeOfRuntime[corr(16)], step);
+    QCOMPARE(tree.ruleOfRuntime[corr(15)], LaunchRule::EnclosingAnnotation);
+    const uint32_t forward = findNode(t, tree, "## forward ##", 200);
+    QVERIFY(forward != kNoIndex);
+    QCOMPARE(tree.nodes[forward].nodeClass, OpNodeClass::Annotation);
+    QCOMPARE(tree.nodes[forward].parent, root200);
+    QVERIFY(!tree.nodes[forward].isOperator);
+    QCOMPARE(tree.nodeOfRuntime[corr(18)], forward);
+    QCOMPARE(tree.ruleOfRuntime[corr(18)], LaunchRule::EnclosingAnnotation);
     // The orphan kernel hangs under the root of the thread with ProfilerStep#.
     QCOMPARE(tree.orphanRoot, root100);
     QCOMPARE(tree.orphanActivities.size(), size_t(1));
     QCOMPARE(tree.nodeOfActivity(tree.orphanActivities[0]), root100);
 
-    // Thread 200: the annotation is transparent; the straddling op stays, under aten::outer.
+    // Thread 200: the ops nest under the annotation; the straddling op stays, under aten::outer.
     const uint32_t outer = findNode(t, tree, "aten::outer", 200);
     const uint32_t straddle = findNode(t, tree, "aten::straddle", 200);
     QVERIFY(outer != kNoIndex && straddle != kNoIndex);
-    QCOMPARE(findNode(t, tree, "## forward ##", 200), kNoIndex);
-    QCOMPARE(tree.nodes[outer].parent, root200);
+    QCOMPARE(tree.nodes[outer].parent, forward);
     QCOMPARE(tree.nodes[straddle].parent, outer);
     QVERIFY(tree.nodes[straddle].overflow);
     QCOMPARE(tree.overflowCount, 1u);
@@ -253,15 +262,26 @@ void TestPytorchOperators::treeTimes()
     // 1:N graph launch: both kernels.
     const OpNode &graph = tree.nodes[findNode(t, tree, "graph_replay", 100)];
     QCOMPARE(graph.deviceSelf, 40 * kUs);
-    // Step: 1000 - 400 - 100 - 50 - 50; device = children 171 + 41 + 40 + 40.
+    // Step: 1000 - 400 - 100 - 50 - 50 - its own two launches 5 + 5; device = children
+    // 171 + 41 + 40 + 40 + own launches 9 + 11.
     const OpNode &step = tree.nodes[findNode(t, tree, "ProfilerStep#1", 100)];
-    QCOMPARE(step.hostSelf, 400 * kUs);
-    QCOMPARE(step.deviceTotal, 292 * kUs);
-    // Root 100: root launches 9 + 11 and the orphan 13.
+    QCOMPARE(step.hostSelf, 390 * kUs);
+    QCOMPARE(step.deviceSelf, 20 * kUs);
+    QCOMPARE(step.deviceTotal, 312 * kUs);
+    // Root 100: the orphan 13.
     const OpNode &root100 = tree.nodes[tree.roots[0]];
-    QCOMPARE(root100.deviceSelf, 33 * kUs);
+    QCOMPARE(root100.deviceSelf, 13 * kUs);
     QCOMPARE(root100.deviceTotal, 325 * kUs);
-    QCOMPARE(tree.nodes[tree.roots[1]].deviceSelf, 6 * kUs);
+    QCOMPARE(tree.nodes[tree.roots[1]].deviceSelf, TimePs(0));
+    const OpNode &forward = tree.nodes[findNode(t, tree, "## forward ##", 200)];
+    QCOMPARE(forward.deviceSelf, 6 * kUs);
+    QCOMPARE(forward.hostSelf, (240 - 2 - 100 - 20) * kUs); // its launch, aten::outer, addmm
+    // By rule: External id 150 + 30 + 7 + 4 + 21 + 40 + 40 = 292; the enclosing annotations
+    // 9 + 11 + 6 = 26; no recorded launch 13.
+    QCOMPARE(tree.deviceTimeByRule[size_t(LaunchRule::ExternalId)], 292 * kUs);
+    QCOMPARE(tree.deviceTimeByRule[size_t(LaunchRule::EnclosingAnnotation)], 26 * kUs);
+    QCOMPARE(tree.deviceTimeByRule[size_t(LaunchRule::EnclosingOperator)], TimePs(0));
+    QCOMPARE(tree.deviceTimeWithoutLaunch, 13 * kUs);
     // Overflow: aten::outer is charged only the 50 µs of aten::straddle inside it.
     const OpNode &outer = tree.nodes[findNode(t, tree, "aten::outer", 200)];
     const OpNode &straddle = tree.nodes[findNode(t, tree, "aten::straddle", 200)];
@@ -281,12 +301,18 @@ void TestPytorchOperators::operatorView()
     QCOMPARE(operatorStats(cache), stats); // cached
     const std::vector<OperatorRow> &rows = stats->byName;
     // Sorted by device self: addmm 150, graph_replay 40, triton_op 40 (ties by name),
-    // _to_copy 30, custom::fused 21, aten::to 11, then the 0s by name.
+    // _to_copy 30, custom::fused 21, aten::to 11, the annotation that launched 6, then the 0s
+    // by name.
     QStringList names;
     for (const OperatorRow &r : rows)
         names << QString::fromStdString(r.opName);
     QCOMPARE(names, QStringList({"aten::addmm", "graph_replay", "triton_op", "aten::_to_copy",
-                                 "custom::fused", "aten::to", "aten::outer", "aten::straddle"}));
+                                 "custom::fused", "aten::to", "## forward ##", "aten::outer",
+                                 "aten::straddle"}));
+    QVERIFY(findRow(rows, "## forward ##")->annotation);
+    QVERIFY(!findRow(rows, "aten::addmm")->annotation);
+    QCOMPARE(stats->deviceUsByRule[size_t(LaunchRule::EnclosingAnnotation)], 26.0);
+    QCOMPARE(stats->deviceUsWithoutLaunch, 13.0);
     const OperatorRow *addmm = findRow(rows, "aten::addmm");
     QCOMPARE(addmm->calls, int64_t(2));
     QCOMPARE(addmm->hostSelfUs, 290.0); // 270 + 20
@@ -312,7 +338,7 @@ void TestPytorchOperators::operatorView()
     QCOMPARE(big->deviceSelfUs, 150.0);
     QCOMPARE(small->hostSelfUs, 20.0);
     QCOMPARE(small->deviceSelfUs, 0.0);
-    QCOMPARE(stats->byNameInputShapes.size(), size_t(9));
+    QCOMPARE(stats->byNameInputShapes.size(), size_t(10));
     // By call stack: only the one op with a stack.
     QCOMPARE(stats->byNameCallStack.size(), size_t(1));
     QCOMPARE(stats->byNameCallStack[0].callStack, std::string("a.py(1): f;b.py(2): g"));
@@ -325,7 +351,8 @@ void TestPytorchOperators::realFixtures()
     const QString dir = QString(TRACEDESK_SHARED_FIXTURES) + "/chrome_json/";
     if (!QDir(dir).exists())
         QSKIP(qPrintable("real fixtures missing: " + dir));
-    const QSet<QString> nodeCats{"cpu_op", "operator", "user_annotation"};
+    const QSet<QString> nodeCats{"cpu_op", "operator", "user_annotation", "python_function",
+                                 "python"};
     const QSet<QString> gpuCats{"kernel", "mtia_ccp_events", "gpu_memcpy",
                                 "memcpy", "gpu_memset",      "memset"};
     int checked = 0;

@@ -202,6 +202,7 @@ private slots:
                 QJsonDocument::fromJson(bytes).object().value("traceEvents").toArray();
             std::set<std::tuple<QString, QString, double, QString>> hostSteps;
             int cpuOps = 0;
+            std::multiset<std::pair<QString, long long>> annotations; // (name, dur in ns)
             const QRegularExpression stepName("^ProfilerStep#\\d+$");
             for (const QJsonValue &v : events) {
                 const QJsonObject o = v.toObject();
@@ -210,6 +211,9 @@ private slots:
                     continue;
                 const bool cpu = cat == "cpu_op" || cat == "operator";
                 cpuOps += cpu ? 1 : 0;
+                if (cat == "user_annotation")
+                    annotations.insert({o.value("name").toString(),
+                                        std::llround(o.value("dur").toDouble() * 1000)});
                 if ((cpu || cat == "user_annotation") &&
                     stepName.match(o.value("name").toString()).hasMatch())
                     hostSteps.insert({o.value("pid").toVariant().toString(),
@@ -224,6 +228,16 @@ private slots:
                                 QString::number(hostSteps.size())));
             if (!hostSteps.empty()) {
                 QVERIFY2(s.steps.size() + s.trimmedSteps == hostSteps.size(), qPrintable(file));
+                QVERIFY2(!s.steps.empty(), qPrintable(file));
+            } else if (s.fromIterations) {
+                // Serving iterations: each is a user annotation of the file, its host span as
+                // written (ts, dur in µs).
+                for (const PyTorchStep &step : s.steps) {
+                    const double durUs = double(step.hostDuration()) / 1e6;
+                    QVERIFY2(annotations.count({QString::fromStdString(step.iterationLabel),
+                                                std::llround(durUs * 1000)}) > 0,
+                             qPrintable(file + ": " + QString::fromStdString(step.iterationLabel)));
+                }
                 QVERIFY2(!s.steps.empty(), qPrintable(file));
             } else {
                 QVERIFY2(s.steps.size() == (cpuOps > 0 ? 1u : 0u), qPrintable(file));

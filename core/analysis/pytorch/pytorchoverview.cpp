@@ -54,31 +54,12 @@ struct CategoryRanges
     bool seenNccl = false;
 };
 
-// Whether a collective CPU range launched GPU work: a launch inside it on its thread has
-// activities. Then its kernels stand for it; a range without (gloo, CPU-side) is the
-// communication itself.
-bool launchedGpuWork(const KinetoIndex &index, const KinetoNode &node)
-{
-    const KinetoThread &thread = index.threads[node.thread];
-    const auto begin = index.runtimes.begin() + thread.runtimeBegin;
-    const auto end = index.runtimes.begin() + thread.runtimeEnd;
-    auto it = std::lower_bound(begin, end, node.start, [](const KinetoRuntime &r, TimePs t) {
-        return r.start < t;
-    });
-    for (; it != end && it->start < node.end; ++it) {
-        if (it->end <= node.end && !index.activitiesOf(uint32_t(it - index.runtimes.begin())).empty())
-            return true;
-    }
-    return false;
-}
-
 CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
 {
     CategoryRanges out;
     auto &lists = out.lists;
     auto add = [&](BreakdownCategory c, TimePs s, TimePs e) { lists[size_t(c)].push_back({s, e}); };
     std::unordered_set<int64_t> collectiveIds;
-    std::unordered_set<int64_t> collectiveIdsWithKernels;
     std::vector<const KinetoNode *> collectiveRanges;
     for (const KinetoNode &node : index.nodes) {
         if (node.role == SliceRole::PythonFunction)
@@ -113,10 +94,7 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
                 it->second = isCommunicationKernel(trace.string(name));
             bool collective = it->second;
             for (int64_t id : {act.externalId, viaRuntime}) {
-                if (id != kNoValue && collectiveIds.contains(id)) {
-                    collective = true;
-                    collectiveIdsWithKernels.insert(id);
-                }
+                collective = collective || (id != kNoValue && collectiveIds.contains(id));
             }
             if (collective) {
                 add(BreakdownCategory::Communication, act.start, act.end);
@@ -139,13 +117,13 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
             break;
         }
     }
-    for (const KinetoNode *node : collectiveRanges) {
-        const bool hasKernels = (node->externalId != kNoValue &&
-                                 collectiveIdsWithKernels.contains(node->externalId)) ||
-                                launchedGpuWork(index, *node);
-        add(hasKernels ? BreakdownCategory::CpuExec : BreakdownCategory::Communication,
+    // With communication kernels on the GPU they are the communication, and the CPU ranges
+    // around them (launches, stream waits) are CPU work; without any (gloo, CPU collectives)
+    // the CPU ranges are the communication itself.
+    const bool gpuCommunication = !out.communicationKernels.empty();
+    for (const KinetoNode *node : collectiveRanges)
+        add(gpuCommunication ? BreakdownCategory::CpuExec : BreakdownCategory::Communication,
             node->start, node->end);
-    }
     out.hasGpuColumns = !index.runtimes.empty() || !index.activities.empty();
     for (IntervalList &list : lists)
         list = mergeIntervals(std::move(list));

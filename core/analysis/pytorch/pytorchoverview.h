@@ -12,9 +12,10 @@
 // - Communication = the communication kernels: those of the shared classification
 //   (core/analysis/kernels/kernelclass.h: NCCL, RCCL, MSCCL++, NVSHMEM, DeepEP, symmetric
 //   memory, custom all-reduce) and those launched from a collective CPU range (CpuOp /
-//   UserAnnotation named `nccl:*`, `gloo:*` or `record_param_comms`, by External id). A
-//   collective CPU range counts itself only when it launched no GPU work (gloo, CPU-side
-//   collectives); otherwise its kernels stand for it and the range is CPU Exec. So the step's
+//   UserAnnotation named `nccl:*`, `gloo:*` or `record_param_comms`, by External id). The
+//   collective CPU ranges count themselves only in a trace with no communication kernel (gloo,
+//   CPU-side collectives); otherwise the kernels stand for them and the ranges (launches,
+//   stream waits) are CPU Exec. So in a GPU trace the step's
 //   Communication is the communication-kernel time no computation kernel, memcpy or memset
 //   overlaps: the same kernels the Distributed panel counts. Upstream knew only five names and
 //   the External id match (which loses every NCCL kernel of current PyTorch, pytorch/kineto#782)

@@ -27,16 +27,21 @@ const char *const kOpProfileUsage =
     "      FLOPS and HBM bandwidth utilisation.";
 const char *const kOpStatsUsage =
     "  op-stats FILE|DIR [--json] [--no-idle] [--group-by name|shapes|stack] [--rank N]\n"
+    "           [--capture FILE]\n"
     "      Framework op stats: one row per framework op on the device and on the host.\n"
     "      PyTorch (Kineto) traces: one row per operator (default), per operator and input\n"
     "      shapes, or per operator and call stack (--group-by), with host and device self and\n"
     "      total time in us; --no-idle does not apply. --rank N: rank N of a merged run of\n"
     "      rank traces (a folder of them; default the first rank), also for overview,\n"
-    "      kernel-stats and memory-profile.";
+    "      kernel-stats and memory-profile. --capture FILE: the trace of the CUDA / HIP graph\n"
+    "      capture whose replay FILE is: replayed kernels are also attributed to the\n"
+    "      operators that recorded them (also for kernel-stats).";
 const char *const kKernelStatsUsage =
-    "  kernel-stats FILE|DIR [--json] [--rank N]\n"
+    "  kernel-stats FILE|DIR [--json] [--rank N] [--capture FILE]\n"
     "      GPU kernel stats per kernel, launch configuration and op. PyTorch (Kineto) traces\n"
-    "      add the duration-weighted mean blocks per SM and est. achieved occupancy.\n"
+    "      add the duration-weighted mean blocks per SM and est. achieved occupancy, each\n"
+    "      kernel's family and Tensor / Matrix Core use, and by which rule its operator was\n"
+    "      found.\n"
     "      op-profile, op-stats and kernel-stats accept --timings: print each analysis's\n"
     "      wall time to stderr.";
 
@@ -210,7 +215,11 @@ int runOpStats(int argc, char **argv)
     Loaded in;
     bool stop = false;
     const int rc = prepare(argc, argv, "op-stats", kOpStatsUsage,
-                           {{"no-idle", false}, {"group-by", true}, {"rank", true}}, &in,
+                           {{"no-idle", false},
+                            {"group-by", true},
+                            {"rank", true},
+                            {"capture", true}},
+                           &in,
                            &stop);
     if (stop)
         return rc;
@@ -223,7 +232,9 @@ int runOpStats(int argc, char **argv)
         const auto ranked = pytorchRankAnalyses(std::make_shared<AnalysisCache>(in.trace),
                                                 "op-stats", rankOption(in.args),
                                                 in.args.has("json"), &code);
-        return ranked ? printPyTorchOpStats(*ranked, groupBy, in.args.has("json")) : code;
+        if (!ranked || !attachGraphCapture(ranked, captureOption(in.args), "op-stats", &code))
+            return code;
+        return printPyTorchOpStats(*ranked, groupBy, in.args.has("json"));
     }
     if (in.args.has("rank"))
         return fail("op-stats: --rank applies to PyTorch (Kineto) traces only", kExitUsage);
@@ -273,7 +284,8 @@ int runKernelStats(int argc, char **argv)
     Loaded in;
     bool stop = false;
     const int rc =
-        prepare(argc, argv, "kernel-stats", kKernelStatsUsage, {{"rank", true}}, &in, &stop);
+        prepare(argc, argv, "kernel-stats", kKernelStatsUsage, {{"rank", true}, {"capture", true}},
+                &in, &stop);
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
@@ -282,7 +294,9 @@ int runKernelStats(int argc, char **argv)
         const auto ranked = pytorchRankAnalyses(std::make_shared<AnalysisCache>(in.trace),
                                                 "kernel-stats", rankOption(in.args),
                                                 in.args.has("json"), &code);
-        return ranked ? printPyTorchKernelStats(*ranked, in.args.has("json")) : code;
+        if (!ranked || !attachGraphCapture(ranked, captureOption(in.args), "kernel-stats", &code))
+            return code;
+        return printPyTorchKernelStats(*ranked, in.args.has("json"));
     }
     if (in.args.has("rank"))
         return fail("kernel-stats: --rank applies to PyTorch (Kineto) traces only", kExitUsage);

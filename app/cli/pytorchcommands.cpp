@@ -10,6 +10,7 @@
 #include "options.h"
 
 #include "core/analysis/framework.h"
+#include "core/analysis/pytorch/graphcapture.h"
 #include "core/analysis/pytorch/kernelview.h"
 #include "core/analysis/pytorch/operatorstats.h"
 #include "core/analysis/pytorch/pytorchmemory.h"
@@ -320,7 +321,18 @@ int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool j
                 .value("tensor_core_total_percent", r.tensorCoreTotalPercent)
                 .endObject();
         }
-        j.endArray().endObject();
+        j.endArray();
+        if (stats->hasGraphCapture) {
+            j.beginArray("captured_operators");
+            for (const CapturedOperatorRow &r : stats->captured)
+                j.beginObject()
+                    .value("op_name", r.opName)
+                    .value("replayed_kernels", r.activities)
+                    .value("device_time_us", r.deviceUs)
+                    .endObject();
+            j.endArray();
+        }
+        j.endObject();
         std::printf("%s\n", j.text().c_str());
         return kExitOk;
     }
@@ -348,12 +360,44 @@ int printPyTorchOpStats(AnalysisCache &cache, const std::string &groupBy, bool j
             std::printf("  %s", clip(r.callStack, 120).c_str());
         std::printf("\n");
     }
+    if (stats->hasGraphCapture) {
+        std::printf("\nOperators that recorded the replayed graphs (at capture):\n%-50s %9s %14s\n",
+                    "Op", "Kernels", "Device time");
+        for (const CapturedOperatorRow &r : stats->captured)
+            std::printf("%-50s %9lld %14.3f\n", clip(r.opName, 50).c_str(),
+                        (long long)r.activities, r.deviceUs);
+    }
     return kExitOk;
+}
+
+// The graph-capture part of the kernel report: replayed kernels by the operator that recorded
+// them at capture.
+void printCapturedKernels(const KernelView &view, const GraphCaptureAttribution &capture)
+{
+    std::printf("\nGraph replay (capture trace %s): %u of %u graph launches matched to %u "
+                "capture windows; %llu replayed kernels, %.3f ms, attributed to the operators "
+                "that recorded them.\n",
+                capture.label.c_str(), capture.matchedLaunches, capture.graphLaunches,
+                capture.captureWindows, (unsigned long long)capture.matchedActivities,
+                double(capture.matchedTime) / 1e9);
+    for (uint32_t size : capture.unmatchedLaunchSizes)
+        std::printf("  unmatched: a graph launch of %u kernels (no capture window has as many "
+                    "launches)\n",
+                    size);
+    std::printf("%-50s %-40s %9s %12s\n", "Kernel", "Captured by", "Count", "Total");
+    for (const KernelNameRow &r : view.byNameOperator) {
+        if (r.captureOperator.empty())
+            continue;
+        std::printf("%-50s %-40s %9lld %12s\n", clip(r.name, 50).c_str(),
+                    clip(r.captureOperator, 40).c_str(), (long long)r.times.calls,
+                    core::formatDuration(core::TimePs(r.times.totalUs * 1e6)).c_str());
+    }
 }
 
 int printPyTorchKernelStats(AnalysisCache &cache, bool json)
 {
     const auto view = kernelView(cache);
+    const auto capture = graphCaptureAttribution(cache);
     bool byProperties = false;
     const std::vector<KernelReportRow> reports = kernelReports(*view, &byProperties);
     if (json) {
@@ -386,7 +430,30 @@ int printPyTorchKernelStats(AnalysisCache &cache, bool json)
             j.value("mean_est_achieved_occupancy_pct", t.meanOccupancyPercent);
             j.endObject();
         }
-        j.endArray().endObject();
+        j.endArray();
+        if (capture->hasCapture) {
+            j.beginObject("graph_capture")
+                .value("file", capture->label)
+                .value("capture_windows", int64_t(capture->captureWindows))
+                .value("graph_launches", int64_t(capture->graphLaunches))
+                .value("matched_launches", int64_t(capture->matchedLaunches))
+                .value("matched_kernels", int64_t(capture->matchedActivities))
+                .value("matched_time_us", double(capture->matchedTime) / 1e6);
+            j.beginArray("rows");
+            for (const KernelNameRow &r : view->byNameOperator) {
+                if (r.captureOperator.empty())
+                    continue;
+                j.beginObject()
+                    .value("name", r.name)
+                    .value("op_name", r.operatorName)
+                    .value("capture_op_name", r.captureOperator)
+                    .value("occurrences", r.times.calls)
+                    .value("total_duration_ns", r.times.totalUs * 1e3)
+                    .endObject();
+            }
+            j.endArray().endObject();
+        }
+        j.endObject();
         std::printf("%s\n", j.text().c_str());
         return kExitOk;
     }
@@ -426,6 +493,8 @@ int printPyTorchKernelStats(AnalysisCache &cache, bool json)
                     core::formatDuration(core::TimePs(t.meanUs * 1e6)).c_str(), t.meanBlocksPerSm,
                     t.meanOccupancyPercent);
     }
+    if (capture->hasCapture)
+        printCapturedKernels(*view, *capture);
     return kExitOk;
 }
 

@@ -25,8 +25,16 @@ core::analysis::AnalysisCachePtr pytorchRankAnalyses(const core::analysis::Analy
                                                      const char *command,
                                                      const std::optional<std::string> &rank,
                                                      bool json, int *code);
+// Loads the graph-capture trace `--capture FILE` names (nullopt: nothing to do) and puts it into
+// `ranked`, so the kernel and operator views attribute replayed kernels to the operators that
+// recorded them (core/analysis/pytorch/graphcapture.h). On error prints it, sets *code and
+// returns false.
+bool attachGraphCapture(const core::analysis::AnalysisCachePtr &ranked,
+                        const std::optional<std::string> &path, const char *command, int *code);
 // The value of --rank, nullopt when not given.
 std::optional<std::string> rankOption(const ParsedArgs &args);
+// The value of --capture, nullopt when not given.
+std::optional<std::string> captureOption(const ParsedArgs &args);
 
 // Each prints to stdout and returns the exit code.
 int printPyTorchOverview(core::analysis::AnalysisCache &cache, bool json);

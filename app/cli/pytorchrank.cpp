@@ -4,8 +4,12 @@
 #include "options.h"
 #include "pytorchcommands.h"
 
+#include "core/analysis/pytorch/graphcapture.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "core/analysis/pytorch/rankanalyses.h"
+#include "core/io/traceloader.h"
+
+#include <filesystem>
 
 #include <cstdio>
 
@@ -18,6 +22,13 @@ std::optional<std::string> rankOption(const ParsedArgs &args)
     if (!args.has("rank"))
         return std::nullopt;
     return args.value("rank");
+}
+
+std::optional<std::string> captureOption(const ParsedArgs &args)
+{
+    if (!args.has("capture"))
+        return std::nullopt;
+    return args.value("capture");
 }
 
 AnalysisCachePtr pytorchRankAnalyses(const AnalysisCachePtr &cache, const char *command,
@@ -58,6 +69,28 @@ AnalysisCachePtr pytorchRankAnalyses(const AnalysisCachePtr &cache, const char *
                     rank ? "" : " (--rank N picks another rank)");
     }
     return pytorch::rankAnalyses(cache, section);
+}
+
+bool attachGraphCapture(const AnalysisCachePtr &ranked, const std::optional<std::string> &path,
+                        const char *command, int *code)
+{
+    if (!path)
+        return true;
+    auto capture = core::loadTrace(*path, nullptr, core::LoadOptions{});
+    if (!capture) {
+        *code = fail(std::string(command) + ": --capture: " + capture.message());
+        return false;
+    }
+    if (capture.value()->info.run.framework != "pytorch") {
+        *code = fail(std::string(command) + ": --capture " + *path +
+                     ": not a PyTorch profiler (Kineto) trace");
+        return false;
+    }
+    pytorch::GraphCaptureSource source;
+    source.capture = capture.value();
+    source.label = std::filesystem::path(*path).filename().string();
+    ranked->put(std::make_shared<const pytorch::GraphCaptureSource>(std::move(source)));
+    return true;
 }
 
 } // namespace tracedesk::cli

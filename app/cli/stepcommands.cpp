@@ -21,7 +21,9 @@ const char *const kOverviewUsage =
     "      device ops, run environment and diagnostics (XProf's overview page). PyTorch (Kineto)\n"
     "      traces get the PyTorch overview instead: per-step time breakdown (kernel, memcpy,\n"
     "      memset, communication, runtime, dataloader, CPU exec, other), GPU summary per device\n"
-    "      and recommendations. The JSON says which framework wrote the profile (\"framework\").";
+    "      and recommendations; serving traces without ProfilerStep#N take the engine's\n"
+    "      iterations as steps (\"iterations\", \"iteration_latency_ms\" p50/p90/p99 per kind).\n"
+    "      The JSON says which framework wrote the profile (\"framework\").";
 const char *const kInputPipelineUsage =
     "  input-pipeline FILE|DIR [--run NAME] [--json] [--no-cache]\n"
     "      Input-bound analysis: per-step times with the input share, step-time statistics,\n"

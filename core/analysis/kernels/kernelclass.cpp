@@ -24,13 +24,19 @@ constexpr std::string_view kPluginTensorCorePatterns[] = {
 // Names of MMA instruction families and of the libraries' tensor-op kernels (lower case).
 constexpr std::string_view kMmaMarkers[] = {
     "nvjet",  "tensorop", "wmma",   "gmma",  "tcgen05", "umma", "hmma", "imma", "xmma",
-    "warpspecialized", "sm90_", "sm100_", "sm120_", "deep_gemm", "xdl", "mfma"};
+    "warpspecialized", "sm90_", "sm100_", "sm120_", "deep_gemm", "xdl", "mfma", "gtcx"};
 
 // Low-precision formats that only tensor / matrix cores compute in.
 constexpr std::string_view kLowPrecisionMarkers[] = {"fp8", "e4m3", "e5m2", "fp4", "e2m1",
                                                      "mxf8", "mxf4", "nvf4"};
 
-constexpr std::string_view kAttentionMmaMarkers[] = {"flash", "fmha", "flashinfer", "sdpa"};
+constexpr std::string_view kAttentionMmaMarkers[] = {"flash_fwd", "flash_bwd", "flash::",
+                                                     "flashattn", "flash_attn", "flashattention",
+                                                     "flash_mla", "flashmla", "fmha",
+                                                     "flashinfer::", "sdpa",
+                                                     // AOTriton (PyTorch's FlashAttention on ROCm)
+                                                     "attn_fwd", "attn_bwd", "bwd_kernel_dk_dv",
+                                                     "bwd_kernel_dq"};
 
 constexpr std::string_view kCommunicationMarkers[] = {
     "ncclkernel",         "nccldevkernel",     "msccl",           "nvshmem",
@@ -43,7 +49,8 @@ constexpr std::string_view kCommunicationMarkers[] = {
 constexpr std::string_view kAttentionMarkers[] = {
     "flash_fwd", "flash_bwd",  "flash::",  "flashattn", "flash_attn", "flashattention",
     "flashinfer", "fmha",      "mha_fwd",  "mha_bwd",   "attention",  "_attn",
-    "attn_",     "sdpa",       "flash_mla", "flashmla", "mla_decode", "decode_mla"};
+    "attn_",     "sdpa",       "flash_mla", "flashmla", "mla_decode", "decode_mla",
+    "bwd_kernel_dk_dv", "bwd_kernel_dq"};
 
 constexpr std::string_view kGemmMarkers[] = {
     "gemm",     "gemv",      "nvjet",     "cijk_",       "matmul",     "mul_mat",
@@ -63,7 +70,7 @@ constexpr std::string_view kReductionMarkers[] = {
 constexpr std::string_view kElementwiseMarkers[] = {
     "elementwise", "pointwise", "triton_poi_", "silu",     "gelu",  "relu",  "swiglu",
     "act_and_mul", "activation", "rotary",     "rope_",    "fill_kernel", "catarray",
-    "cat_array",   "vectorized_", "unrolled_"};
+    "cat_array",   "vectorized_", "unrolled_", "multi_tensor_apply"};
 
 bool containsAny(std::string_view s, std::span<const std::string_view> needles)
 {

@@ -70,7 +70,8 @@ template<typename Row> void sortByTotal(std::vector<Row> &rows)
 
 } // namespace
 
-KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
+KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
+                           const GraphCaptureAttribution *capture)
 {
     const KinetoIndex &index = *tree.index;
     KernelView view;
@@ -94,7 +95,8 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
         std::unordered_map<uint32_t, TimePs> timeByOp;
     };
     std::map<StringId, NameGroup> byName;
-    std::map<std::pair<StringId, uint32_t>, TimesAccumulator> byNameOperator;
+    std::map<std::tuple<StringId, uint32_t, std::string_view>, TimesAccumulator> byNameOperator;
+    view.hasGraphCapture = capture && capture->hasCapture;
     std::unordered_map<StringId, KernelClass> classes;
     auto classOf = [&](StringId name) {
         auto [it, inserted] = classes.try_emplace(name);
@@ -147,7 +149,9 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
         NameGroup &g = byName[name];
         g.times.add(s.duration, s.blocksPerSm, s.occupancy);
         g.timeByOp[op] += s.duration;
-        byNameOperator[{name, op}].add(s.duration, s.blocksPerSm, s.occupancy);
+        const std::string_view captured = capture ? capture->captureOperator(a) : std::string_view();
+        view.capturedKernelUs += captured.empty() ? 0.0 : double(s.duration) / kPsPerUs;
+        byNameOperator[{name, op, captured}].add(s.duration, s.blocksPerSm, s.occupancy);
 
         if (node == kNoIndex)
             continue;
@@ -186,10 +190,12 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
     view.byNameOperator.reserve(byNameOperator.size());
     for (const auto &[key, times] : byNameOperator) {
         KernelNameRow row;
-        row.name = std::string(trace.string(key.first));
-        row.family = classOf(key.first).family;
-        row.tensorCoresUsed = classOf(key.first).tensorCore;
-        row.operatorName = opName(key.second);
+        const StringId name = std::get<0>(key);
+        row.name = std::string(trace.string(name));
+        row.family = classOf(name).family;
+        row.tensorCoresUsed = classOf(name).tensorCore;
+        row.operatorName = opName(std::get<1>(key));
+        row.captureOperator = std::string(std::get<2>(key));
         row.times = times.result();
         view.byNameOperator.push_back(std::move(row));
     }
@@ -218,8 +224,9 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree)
 
 std::shared_ptr<const KernelView> kernelView(AnalysisCache &cache)
 {
-    return cache.get<KernelView>(
-        [](AnalysisCache &c) { return buildKernelView(c.trace(), *operatorTree(c)); });
+    return cache.get<KernelView>([](AnalysisCache &c) {
+        return buildKernelView(c.trace(), *operatorTree(c), graphCaptureAttribution(c).get());
+    });
 }
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -19,13 +19,16 @@
 // from the shared classification (core/analysis/kernels/kernelclass.h); the tensor-core share
 // `tensorCoreKernelUs / totalKernelUs` is over exactly the kernels those flags mark.
 // `kernelUsByRule` says how much kernel time each attribution rule of operatortree.h attached
-// and `kernelUsWithoutLaunch` how much no recorded launch explains.
+// and `kernelUsWithoutLaunch` how much no recorded launch explains. With a graph capture
+// (graphcapture.h), a replayed kernel also names the operator that recorded it at capture
+// (`captureOperator`, part of the byNameOperator key) and `capturedKernelUs` sums them.
 // Rows are sorted by total time descending, ties by name.
 //
 // Plain value; immutable once built, safe to share across threads.
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/kernels/kernelclass.h"
+#include "core/analysis/pytorch/graphcapture.h"
 #include "core/analysis/pytorch/operatortree.h"
 
 #include <memory>
@@ -51,6 +54,7 @@ struct KernelNameRow
     KernelFamily family = KernelFamily::Other;
     bool tensorCoresUsed = false;
     std::string operatorName; // the launching operator with the most time in this group
+    std::string captureOperator; // byNameOperator: the operator that recorded it at capture
     KernelTimes times;
 };
 
@@ -81,9 +85,12 @@ struct KernelView
     std::array<double, kKernelFamilyCount> familyUs{}; // kernel time per family
     std::array<double, kLaunchRuleCount> kernelUsByRule{};
     double kernelUsWithoutLaunch = 0;
+    bool hasGraphCapture = false;
+    double capturedKernelUs = 0; // replayed kernel time with a capture operator
 };
 
-KernelView buildKernelView(const Trace &trace, const OperatorTree &tree);
+KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
+                           const GraphCaptureAttribution *capture = nullptr);
 std::shared_ptr<const KernelView> kernelView(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -121,10 +121,36 @@ OperatorStats buildOperatorStats(const Trace &trace, const OperatorTree &tree)
     return stats;
 }
 
+std::vector<CapturedOperatorRow> capturedOperators(const KinetoIndex &index,
+                                                   const GraphCaptureAttribution &capture)
+{
+    std::vector<CapturedOperatorRow> rows(capture.opNames.size());
+    for (size_t op = 0; op < rows.size(); ++op)
+        rows[op].opName = capture.opNames[op];
+    for (uint32_t a = 0; a < capture.opOfActivity.size() && a < index.activities.size(); ++a) {
+        const uint32_t op = capture.opOfActivity[a];
+        if (op == kNoIndex)
+            continue;
+        ++rows[op].activities;
+        rows[op].deviceUs += double(index.activities[a].end - index.activities[a].start) / kPsPerUs;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+        return a.deviceUs != b.deviceUs ? a.deviceUs > b.deviceUs : a.opName < b.opName;
+    });
+    return rows;
+}
+
 std::shared_ptr<const OperatorStats> operatorStats(AnalysisCache &cache)
 {
-    return cache.get<OperatorStats>(
-        [](AnalysisCache &c) { return buildOperatorStats(c.trace(), *operatorTree(c)); });
+    return cache.get<OperatorStats>([](AnalysisCache &c) {
+        const auto tree = operatorTree(c);
+        OperatorStats stats = buildOperatorStats(c.trace(), *tree);
+        const auto capture = graphCaptureAttribution(c);
+        stats.hasGraphCapture = capture->hasCapture;
+        if (capture->hasCapture)
+            stats.captured = capturedOperators(*tree->index, *capture);
+        return stats;
+    });
 }
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -19,6 +19,7 @@
 // Plain value; immutable once built, safe to share across threads.
 
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/pytorch/graphcapture.h"
 #include "core/analysis/pytorch/operatortree.h"
 
 #include <memory>
@@ -51,11 +52,22 @@ struct OperatorRow
     std::vector<uint32_t> nodes; // OperatorTree nodes of the group, in tree order
 };
 
+// An operator that recorded graph nodes at capture time, with the GPU time of the replayed
+// kernels matched to it (graphcapture.h).
+struct CapturedOperatorRow
+{
+    std::string opName;
+    int64_t activities = 0;
+    double deviceUs = 0;
+};
+
 struct OperatorStats
 {
     bool hasDeviceColumns = false; // the trace has kernels, memcpy or memset
     std::array<double, kLaunchRuleCount> deviceUsByRule{}; // GPU time each rule attached
     double deviceUsWithoutLaunch = 0;                     // GPU time with no recorded launch
+    bool hasGraphCapture = false;
+    std::vector<CapturedOperatorRow> captured; // by device time, when a capture is given
     std::vector<OperatorRow> byName;
     std::vector<OperatorRow> byNameInputShapes;
     std::vector<OperatorRow> byNameCallStack;
@@ -65,6 +77,8 @@ struct OperatorStats
 };
 
 OperatorStats buildOperatorStats(const Trace &trace, const OperatorTree &tree);
+std::vector<CapturedOperatorRow> capturedOperators(const KinetoIndex &index,
+                                                   const GraphCaptureAttribution &capture);
 std::shared_ptr<const OperatorStats> operatorStats(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis::pytorch

@@ -1,0 +1,259 @@
+// Graph replays attributed to the operators that recorded them at capture (graphcapture.h): a
+// hand-made capture / replay pair pins the matching (order, sizes, repeats, unmatched launches),
+// and the real vLLM replay with its capture is checked kernel by kernel against the operator
+// each captured launch had in the raw capture JSON.
+
+#include "core/analysis/pytorch/graphcapture.h"
+#include "core/analysis/pytorch/kernelview.h"
+#include "core/analysis/pytorch/operatorstats.h"
+#include "core/io/chromejsonreader.h"
+#include "support/kinetofixtures.h"
+
+#include <QtTest>
+
+#include <map>
+#include <set>
+
+using namespace tracedesk::core;
+using namespace tracedesk::core::analysis;
+using namespace tracedesk::core::analysis::pytorch;
+
+namespace {
+
+// Capture: ops A, B, C each launch one kernel inside the capture window (no GPU activity: the
+// launches were recorded, not run); an eager launch with a real kernel inside the window is
+// not a graph node; a second window records two nodes under D.
+const char *const kCapture = R"json({"traceEvents":[
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamBeginCapture","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
+{"ph":"X","cat":"cpu_op","name":"A","pid":1,"tid":1,"ts":10,"dur":10,"args":{"External id":100}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":12,"dur":2,"args":{"External id":100,"correlation":2}},
+{"ph":"X","cat":"cpu_op","name":"B","pid":1,"tid":1,"ts":30,"dur":10,"args":{"External id":101}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":32,"dur":2,"args":{"External id":101,"correlation":3}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":42,"dur":2,"args":{"correlation":4}},
+{"ph":"X","cat":"cpu_op","name":"C","pid":1,"tid":1,"ts":50,"dur":10,"args":{"External id":102}},
+{"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":52,"dur":2,"args":{"External id":102,"correlation":5}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamEndCapture","pid":1,"tid":1,"ts":70,"dur":1,"args":{"correlation":6}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamBeginCapture","pid":1,"tid":1,"ts":100,"dur":1,"args":{"correlation":7}},
+{"ph":"X","cat":"cpu_op","name":"D","pid":1,"tid":1,"ts":110,"dur":10,"args":{"External id":103}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":111,"dur":2,"args":{"External id":103,"correlation":8}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaMemsetAsync","pid":1,"tid":1,"ts":114,"dur":2,"args":{"External id":103,"correlation":9}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamEndCapture","pid":1,"tid":1,"ts":130,"dur":1,"args":{"correlation":10}},
+{"ph":"X","cat":"kernel","name":"eager_kernel","pid":0,"tid":7,"ts":45,"dur":3,"args":{"device":0,"stream":7,"correlation":4}}
+]})json";
+
+// Replay: graph launch 50 runs three kernels (the first window), graph launch 51 two (the
+// second), 52 the first graph again, 53 four kernels (no window has four: unmatched).
+const char *const kReplay = R"json({"traceEvents":[
+{"ph":"X","cat":"python_function","name":"CUDAGraph.replay","pid":1,"tid":1,"ts":0,"dur":200},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":50}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":51}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":52}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":30,"dur":5,"args":{"correlation":53}},
+{"ph":"X","cat":"kernel","name":"k_a","pid":0,"tid":7,"ts":100,"dur":4,"args":{"device":0,"stream":7,"correlation":50}},
+{"ph":"X","cat":"kernel","name":"k_b","pid":0,"tid":7,"ts":105,"dur":5,"args":{"device":0,"stream":7,"correlation":50}},
+{"ph":"X","cat":"kernel","name":"k_c","pid":0,"tid":7,"ts":111,"dur":6,"args":{"device":0,"stream":7,"correlation":50}},
+{"ph":"X","cat":"kernel","name":"k_d","pid":0,"tid":7,"ts":120,"dur":7,"args":{"device":0,"stream":7,"correlation":51}},
+{"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":128,"dur":1,"args":{"device":0,"stream":7,"correlation":51}},
+{"ph":"X","cat":"kernel","name":"k_a","pid":0,"tid":7,"ts":130,"dur":4,"args":{"device":0,"stream":7,"correlation":52}},
+{"ph":"X","cat":"kernel","name":"k_b","pid":0,"tid":7,"ts":135,"dur":5,"args":{"device":0,"stream":7,"correlation":52}},
+{"ph":"X","cat":"kernel","name":"k_c","pid":0,"tid":7,"ts":141,"dur":6,"args":{"device":0,"stream":7,"correlation":52}},
+{"ph":"X","cat":"kernel","name":"k_x","pid":0,"tid":7,"ts":150,"dur":1,"args":{"device":0,"stream":7,"correlation":53}},
+{"ph":"X","cat":"kernel","name":"k_x","pid":0,"tid":7,"ts":152,"dur":1,"args":{"device":0,"stream":7,"correlation":53}},
+{"ph":"X","cat":"kernel","name":"k_x","pid":0,"tid":7,"ts":154,"dur":1,"args":{"device":0,"stream":7,"correlation":53}},
+{"ph":"X","cat":"kernel","name":"k_x","pid":0,"tid":7,"ts":156,"dur":1,"args":{"device":0,"stream":7,"correlation":53}}
+]})json";
+
+TracePtr loadBytes(const char *json)
+{
+    auto r = readChromeJsonBytes("tiny.json", json, std::strlen(json), nullptr, LoadOptions{});
+    return r ? r.value() : nullptr;
+}
+
+struct RawEvent
+{
+    QString cat;
+    QString name;
+    QString tid;
+    double ts = 0;
+    double end = 0;
+    qint64 correlation = -1;
+    qint64 externalId = -1;
+};
+
+std::vector<RawEvent> rawEvents(const QString &path)
+{
+    std::vector<RawEvent> out;
+    for (const QJsonValue &v : testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e.value("ph").toString() != "X")
+            continue;
+        const QJsonObject args = e.value("args").toObject();
+        RawEvent r;
+        r.cat = e.value("cat").toString().toLower();
+        r.name = e.value("name").toString();
+        r.tid = e.value("tid").toVariant().toString();
+        r.ts = e.value("ts").toDouble();
+        r.end = r.ts + e.value("dur").toDouble();
+        r.correlation = args.value("correlation").toInteger(-1);
+        r.externalId = args.value("External id").toInteger(-1);
+        out.push_back(r);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestGraphCapture : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesByOrderAndSize()
+    {
+        const TracePtr capture = loadBytes(kCapture);
+        const TracePtr replay = loadBytes(kReplay);
+        QVERIFY(capture && replay);
+        const KinetoIndex index = buildKinetoIndex(*replay);
+        const GraphCaptureAttribution g = attributeGraphCapture(*replay, index, *capture, "cap");
+        QVERIFY(g.hasCapture);
+        QCOMPARE(g.captureWindows, 2u);
+        QCOMPARE(g.graphLaunches, 4u);
+        QCOMPARE(g.matchedLaunches, 3u);
+        QCOMPARE(g.unmatchedLaunchSizes, std::vector<uint32_t>{4});
+        // 3 + 2 + 3 activities; k_a 4 + k_b 5 + k_c 6 twice, k_d 7 + memset 1.
+        QCOMPARE(g.matchedActivities, uint64_t(8));
+        QCOMPARE(g.matchedTime, TimePs((15 * 2 + 8) * 1000000LL));
+        std::map<std::string, std::string> opOf;
+        for (uint32_t a = 0; a < index.activities.size(); ++a) {
+            const std::string kernel(replay->name(index.activities[a].ref));
+            const std::string op(g.captureOperator(a));
+            if (opOf.count(kernel))
+                QCOMPARE(opOf[kernel], op); // both replays of the first graph agree
+            opOf[kernel] = op;
+        }
+        QCOMPARE(opOf["k_a"], std::string("A"));
+        QCOMPARE(opOf["k_b"], std::string("B")); // the eager launch at 42 is no graph node
+        QCOMPARE(opOf["k_c"], std::string("C")); // a driver-API launch is one
+        QCOMPARE(opOf["k_d"], std::string("D"));
+        QCOMPARE(opOf["Memset (Device)"], std::string("D")); // async sets are nodes too
+        QCOMPARE(opOf["k_x"], std::string());
+
+        // Through the cache, as the panels and the CLI get it.
+        auto cache = std::make_shared<AnalysisCache>(replay);
+        cache->put(std::make_shared<const GraphCaptureSource>(GraphCaptureSource{capture, "cap"}));
+        const auto view = kernelView(*cache);
+        QVERIFY(view->hasGraphCapture);
+        QCOMPARE(view->capturedKernelUs, 37.0); // kernels only: 15 + 15 + 7
+        const auto stats = operatorStats(*cache);
+        QVERIFY(stats->hasGraphCapture);
+        QCOMPARE(stats->captured.size(), size_t(4));
+        QCOMPARE(stats->captured[0].opName, std::string("C")); // 12 us
+        QCOMPARE(stats->captured[0].activities, int64_t(2));
+        // Without a capture, nothing is claimed.
+        AnalysisCache plain(replay);
+        QVERIFY(!graphCaptureAttribution(plain)->hasCapture);
+        QVERIFY(!kernelView(plain)->hasGraphCapture);
+    }
+
+    // The vLLM FULL-graph decode on MI300X: each replayed kernel's capture operator is the
+    // operator the raw capture JSON gives the launch in the same position of the window (its
+    // External id's cpu_op, else the innermost cpu_op, else annotation or Python frame around
+    // it on its thread).
+    void vllmReplayWithCapture()
+    {
+        const QString dir = QString(TRACEDESK_SHARED_FIXTURES) + "/cudagraph/tracelens__vllm_decode_full/";
+        const QString capturePath =
+            dir + "capture_traces/graph_capture_rank_0.1773709742341309550.pt.trace.json.gz";
+        const QString replayPath = dir + "graph_execution.json.gz";
+        TRACEDESK_REQUIRE_FIXTURE(capturePath);
+        TRACEDESK_REQUIRE_FIXTURE(replayPath);
+
+        // Raw capture: the launches between begin and end capture with no GPU record.
+        const std::vector<RawEvent> cap = rawEvents(capturePath);
+        std::set<qint64> ran;
+        std::map<qint64, QString> opById;
+        for (const RawEvent &e : cap) {
+            if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset")
+                ran.insert(e.correlation);
+            if (e.cat == "cpu_op" && e.externalId >= 0)
+                opById.emplace(e.externalId, e.name);
+        }
+        const RawEvent *begin = nullptr, *end = nullptr;
+        for (const RawEvent &e : cap) {
+            if (e.name.contains("StreamBeginCapture"))
+                begin = &e;
+            if (e.name.contains("StreamEndCapture"))
+                end = &e;
+        }
+        QVERIFY(begin && end);
+        std::vector<const RawEvent *> launches;
+        for (const RawEvent &e : cap) {
+            if ((e.cat == "cuda_runtime" || e.cat == "cuda_driver") && e.tid == begin->tid &&
+                e.ts > begin->ts && e.ts < end->ts && e.name.contains("LaunchKernel") &&
+                !ran.count(e.correlation))
+                launches.push_back(&e);
+        }
+        std::sort(launches.begin(), launches.end(),
+                  [](const RawEvent *a, const RawEvent *b) { return a->ts < b->ts; });
+        auto innermost = [&](const RawEvent &launch, const QStringList &cats) {
+            const RawEvent *best = nullptr;
+            for (const RawEvent &e : cap) {
+                if (cats.contains(e.cat) && e.tid == launch.tid && e.ts <= launch.ts &&
+                    e.end >= launch.end && (!best || e.ts >= best->ts))
+                    best = &e;
+            }
+            return best ? best->name : QString();
+        };
+        std::vector<QString> expected;
+        for (const RawEvent *l : launches) {
+            QString op = opById.count(l->externalId) ? opById[l->externalId] : QString();
+            if (op.isEmpty())
+                op = innermost(*l, {"cpu_op"});
+            if (op.isEmpty())
+                op = innermost(*l, {"user_annotation", "python_function"});
+            expected.push_back(op);
+        }
+
+        // Raw replay: the graph launch's kernels in start order.
+        const std::vector<RawEvent> rep = rawEvents(replayPath);
+        qint64 graphCorrelation = -1;
+        for (const RawEvent &e : rep) {
+            if (e.name.contains("GraphLaunch"))
+                graphCorrelation = e.correlation;
+        }
+        std::vector<std::pair<double, QString>> replayed;
+        for (const RawEvent &e : rep) {
+            if (e.cat == "kernel" && e.correlation == graphCorrelation)
+                replayed.push_back({e.ts, e.name});
+        }
+        std::sort(replayed.begin(), replayed.end());
+        QCOMPARE(replayed.size(), launches.size()); // 421 nodes, 421 replayed kernels
+
+        auto c = readChromeJson(capturePath.toStdString(), nullptr, LoadOptions{});
+        auto r = readChromeJson(replayPath.toStdString(), nullptr, LoadOptions{});
+        QVERIFY(c && r);
+        const KinetoIndex index = buildKinetoIndex(*r.value());
+        const GraphCaptureAttribution g =
+            attributeGraphCapture(*r.value(), index, *c.value(), "capture");
+        QCOMPARE(g.matchedLaunches, 1u);
+        QCOMPARE(g.matchedActivities, uint64_t(launches.size()));
+        std::vector<std::pair<TimePs, std::string>> ours;
+        for (uint32_t a = 0; a < index.activities.size(); ++a) {
+            if (!g.captureOperator(a).empty())
+                ours.push_back({index.activities[a].start, std::string(g.captureOperator(a))});
+        }
+        std::sort(ours.begin(), ours.end());
+        QCOMPARE(ours.size(), expected.size());
+        int gemmsUnderMatmulOps = 0;
+        for (size_t k = 0; k < ours.size(); ++k) {
+            QCOMPARE(QString::fromStdString(ours[k].second), expected[k]);
+            // The hipBLASLt GEMMs of the replay were recorded by addmm / mm.
+            if (replayed[k].second.startsWith("Cijk_"))
+                gemmsUnderMatmulOps += expected[k].contains("mm") ? 1 : 0;
+        }
+        QVERIFY(gemmsUnderMatmulOps > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphCapture)
+#include "tst_graphcapture.moc"

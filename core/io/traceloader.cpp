@@ -1,4 +1,6 @@
 #include "core/io/traceloader.h"
+#include "core/io/decompress.h"
+#include "core/io/graphcapturepair.h"
 
 #include "core/io/chromejsonreader.h"
 #include "core/io/legacyrun.h"
@@ -169,6 +171,31 @@ std::vector<std::string> listRuns(const std::string &dir)
     return runs;
 }
 
+// A replay and its graph capture in one folder: the folder's two trace files, or its one trace
+// file and the one trace file of a subfolder (vLLM writes capture_traces/ beside the replay).
+std::optional<GraphCapturePair> graphCapturePairIn(const fs::path &dir,
+                                                   const std::vector<std::string> &jsons)
+{
+    if (jsons.size() == 2)
+        return findGraphCapturePair(jsons);
+    if (jsons.size() != 1)
+        return std::nullopt;
+    std::vector<std::string> nested;
+    std::error_code ec;
+    for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec)) {
+        if (!entry.is_directory(ec))
+            continue;
+        for (std::string &f : filesMatching(entry.path(), isJsonName)) {
+            // Only traces: a capture folder also holds small metadata JSON files.
+            if (readFileHead(f, size_t(1) << 20).find("\"traceEvents\"") != std::string::npos)
+                nested.push_back(std::move(f));
+        }
+    }
+    if (nested.size() != 1)
+        return std::nullopt;
+    return findGraphCapturePair({jsons.front(), nested.front()});
+}
+
 Result<ResolvedSource> resolveSource(const std::string &path, const std::string &runName)
 {
     std::error_code ec;
@@ -201,6 +228,13 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
                                   run, true};
         }
         auto jsons = filesMatching(dir, isJsonName);
+        if (auto pair = graphCapturePairIn(dir, jsons)) {
+            ResolvedSource source{SourceFormat::ChromeJson, {pair->replay},
+                                  dir.filename().string() + " (replay with its graph capture)",
+                                  run};
+            source.graphCapture = pair->capture;
+            return source;
+        }
         if (jsons.size() == 1)
             return ResolvedSource{SourceFormat::ChromeJson, jsons, dir.filename().string(), run};
         // Several PyTorch rank traces: one run, its ranks merged on one clock.
@@ -236,6 +270,27 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
     return fromRunDir(base / chosen, chosen);
 }
 
+// Loads the graph capture opened with a replay into `trace`. A capture that cannot be read
+// leaves a warning and the replay as it is; false only when the load was cancelled.
+bool attachGraphCapture(Trace &trace, const ResolvedSource &source, LoadControl *control,
+                        const LoadOptions &options)
+{
+    if (source.graphCapture.empty())
+        return true;
+    LoadOptions captureOptions = options;
+    captureOptions.ranks.clear();
+    captureOptions.alignStep.clear();
+    auto capture = loadTrace(source.graphCapture, control, captureOptions);
+    if (capture) {
+        trace.graphCapture = capture.value();
+        return true;
+    }
+    if (control->cancelRequested())
+        return false;
+    trace.info.warn("graph capture " + source.graphCapture + " not loaded: " + capture.message());
+    return true;
+}
+
 Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
                               const LoadOptions &options)
 {
@@ -266,6 +321,8 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     if (effective.useCache) {
         if (auto cached = loadCachedTrace(source.files, effective, control)) {
             cached->info.fromCache = true;
+            if (!attachGraphCapture(*cached, source, control, options))
+                return Result<TracePtr>::cancelled();
             cached->info.loadSeconds = elapsed();
             if (!fitNote.empty())
                 cached->info.warn(fitNote);
@@ -290,6 +347,8 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     // Said after saving: the same store opened later may fit then.
     if (!fitNote.empty())
         trace->info.warn(fitNote);
+    if (!attachGraphCapture(*trace, source, control, options))
+        return Result<TracePtr>::cancelled();
     return TracePtr(std::move(trace));
 }
 
@@ -323,6 +382,17 @@ Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,
     std::string name = oneFolder && !folder.filename().empty()
                            ? folder.filename().string()
                            : fs::path(paths.front()).filename().string();
+    if (*format == SourceFormat::ChromeJson) {
+        if (auto pair = findGraphCapturePair(paths)) {
+            ResolvedSource source{*format,
+                                  {pair->replay},
+                                  fs::path(pair->replay).filename().string() +
+                                      " (replay with its graph capture)",
+                                  {}};
+            source.graphCapture = pair->capture;
+            return source;
+        }
+    }
     name += " (" + std::to_string(paths.size()) + " files)";
     return ResolvedSource{*format, paths, name, {}};
 }

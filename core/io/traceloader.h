@@ -33,6 +33,9 @@ struct ResolvedSource
     std::string runName;              // set when a logdir was resolved to one of its runs
     // A legacy per-tool run folder (core/legacy): loads as an empty trace; files = {folder}.
     bool legacyTools = false;
+    // A CUDA / HIP graph capture trace opened with the replay in `files` (graphcapturepair.h):
+    // loaded beside it as Trace::graphCapture.
+    std::string graphCapture;
 };
 
 // Format from a file name, else from its first bytes. Error when neither tells.

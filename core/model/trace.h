@@ -52,6 +52,9 @@ public:
     TimePs begin = 0;                         // earliest start / latest end over all tracks
     TimePs end = 0;
     TimePs originPs = 0;
+    // The trace of the CUDA / HIP graph capture this trace replays, when the two were opened
+    // together (core/io/graphcapturepair.h); null otherwise.
+    std::shared_ptr<const Trace> graphCapture;
 
     std::string_view string(StringId id) const { return strings.view(id); }
 

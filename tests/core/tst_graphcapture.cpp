@@ -7,6 +7,8 @@
 #include "core/analysis/pytorch/kernelview.h"
 #include "core/analysis/pytorch/operatorstats.h"
 #include "core/io/chromejsonreader.h"
+#include "core/io/graphcapturepair.h"
+#include "core/io/traceloader.h"
 #include "support/kinetofixtures.h"
 
 #include <QtTest>
@@ -153,6 +155,46 @@ private slots:
         AnalysisCache plain(replay);
         QVERIFY(!graphCaptureAttribution(plain)->hasCapture);
         QVERIFY(!kernelView(plain)->hasGraphCapture);
+    }
+
+    // The two files opened together, or a folder holding the replay and (in a subfolder) the
+    // capture, load as the replay with the capture attached, not as two ranks.
+    void openedTogether()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QDir(dir.path()).mkdir("capture_traces");
+        const QString replayPath = dir.filePath("replay.pt.trace.json");
+        const QString capturePath = dir.filePath("capture_traces/capture.pt.trace.json");
+        for (const auto &[path, text] :
+             {std::pair{replayPath, kReplay}, std::pair{capturePath, kCapture}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        QFile meta(dir.filePath("capture_traces/execution_details.json"));
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(R"([{"batch_size": 32}])");
+        meta.close();
+        LoadOptions noCache;
+        noCache.useCache = false;
+        for (const auto &loaded :
+             {loadTraces({capturePath.toStdString(), replayPath.toStdString()}, nullptr, noCache),
+              loadTrace(dir.path().toStdString(), nullptr, noCache)}) {
+            QVERIFY2(loaded, loaded ? "" : loaded.message().c_str());
+            const TracePtr trace = loaded.value();
+            QVERIFY(trace->graphCapture);
+            QCOMPARE(trace->info.sources.size(), size_t(1)); // the replay alone, no rank run
+            AnalysisCache cache(trace);
+            const auto g = graphCaptureAttribution(cache);
+            QVERIFY(g->hasCapture);
+            QCOMPARE(g->label, std::string("capture.pt.trace.json"));
+            QCOMPARE(g->matchedLaunches, 3u);
+        }
+        // Two replays are no pair: nothing attached.
+        const QString other = dir.filePath("replay2.pt.trace.json");
+        QVERIFY(QFile::copy(replayPath, other));
+        QVERIFY(!findGraphCapturePair({replayPath.toStdString(), other.toStdString()}));
     }
 
     // The vLLM FULL-graph decode on MI300X: each replayed kernel's capture operator is the

@@ -132,9 +132,18 @@ std::shared_ptr<const GraphCaptureAttribution> graphCaptureAttribution(AnalysisC
         const auto source = c.get<GraphCaptureSource>([](AnalysisCache &) {
             return GraphCaptureSource{};
         });
-        if (!source->capture)
-            return GraphCaptureAttribution{};
-        return attributeGraphCapture(c.trace(), *kinetoIndex(c), *source->capture, source->label);
+        if (source->capture)
+            return attributeGraphCapture(c.trace(), *kinetoIndex(c), *source->capture,
+                                         source->label);
+        // Opened together with the replay (the loader attached it).
+        if (const TracePtr &capture = c.trace().graphCapture) {
+            const auto &files = capture->info.sources;
+            std::string label = files.empty() ? std::string("graph capture") : files.front();
+            if (const size_t slash = label.find_last_of('/'); slash != std::string::npos)
+                label = label.substr(slash + 1);
+            return attributeGraphCapture(c.trace(), *kinetoIndex(c), *capture, label);
+        }
+        return GraphCaptureAttribution{};
     });
 }
 

@@ -30,8 +30,9 @@
 
 namespace tracedesk::core::analysis::pytorch {
 
-// The capture trace given with a replay (`--capture FILE`, or both files opened together). Put
-// into the replay's AnalysisCache before any analysis asks for it; absent means none.
+// The capture trace given with a replay (`--capture FILE`). Put into the replay's AnalysisCache
+// before any analysis asks for it; without one, the capture the loader attached to the trace
+// (Trace::graphCapture: both files opened together, or a folder holding both) is used.
 struct GraphCaptureSource
 {
     TracePtr capture;

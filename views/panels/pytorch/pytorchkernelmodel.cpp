@@ -12,12 +12,14 @@ void PyTorchKernelModel::setView(std::shared_ptr<const KernelView> view)
     m_view = std::move(view);
     m_columns.clear();
     if (m_view) {
-        m_columns = {Name, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs};
+        m_columns = {Name, Family, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs};
         if (m_view->hasBlocksPerSm)
             m_columns.push_back(MeanBlocksPerSm);
         if (m_view->hasOccupancy)
             m_columns.push_back(MeanOccupancy);
         m_columns.push_back(Operator);
+        if (m_view->hasGraphCapture)
+            m_columns.push_back(CapturedBy);
     }
     endResetModel();
 }
@@ -33,7 +35,7 @@ int PyTorchKernelModel::columnOf(Column column) const
 
 int PyTorchKernelModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_view ? 0 : int(m_view->byName.size());
+    return parent.isValid() || !m_view ? 0 : int(m_view->byNameOperator.size());
 }
 
 int PyTorchKernelModel::columnCount(const QModelIndex &parent) const
@@ -45,7 +47,7 @@ QVariant PyTorchKernelModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
-    const KernelNameRow &r = m_view->byName[size_t(index.row())];
+    const KernelNameRow &r = m_view->byNameOperator[size_t(index.row())];
     if (role == kKernelNameRole)
         return QString::fromStdString(r.name);
     const auto text = [&](const std::string &s) -> QVariant {
@@ -64,6 +66,7 @@ QVariant PyTorchKernelModel::data(const QModelIndex &index, int role) const
     };
     switch (m_columns[size_t(index.column())]) {
     case Name: return text(r.name);
+    case Family: return text(core::analysis::kernelFamilyName(r.family));
     case TensorCoresUsed:
         if (role == kSortRole)
             return r.tensorCoresUsed;
@@ -78,6 +81,7 @@ QVariant PyTorchKernelModel::data(const QModelIndex &index, int role) const
     case MeanBlocksPerSm: return number(r.times.meanBlocksPerSm, 2);
     case MeanOccupancy: return number(r.times.meanOccupancyPercent, 2);
     case Operator: return text(r.operatorName);
+    case CapturedBy: return text(r.captureOperator);
     }
     return {};
 }
@@ -93,7 +97,16 @@ QVariant PyTorchKernelModel::headerData(int section, Qt::Orientation orientation
         case MeanOccupancy:
             return tr("Weighted by kernel duration; a kernel without the value counts as 0");
         case Operator:
-            return tr("The launching operator with the most time in this kernel's calls");
+            return tr("The operator that launched these calls: by External id, else the "
+                      "innermost operator, annotation or Python frame around the launch");
+        case Family:
+            return tr("GEMM, attention, convolution, communication, memory, elementwise, "
+                      "reduction / norm or other, from the kernel name");
+        case TensorCoresUsed:
+            return tr("Tensor Cores (NVIDIA) or Matrix Cores (AMD), read from the kernel name");
+        case CapturedBy:
+            return tr("The operator that recorded this kernel into the CUDA / HIP graph, from "
+                      "the capture trace opened with the replay");
         default: return {};
         }
     }
@@ -101,6 +114,7 @@ QVariant PyTorchKernelModel::headerData(int section, Qt::Orientation orientation
         return {};
     switch (column) {
     case Name: return tr("Kernel");
+    case Family: return tr("Family");
     case TensorCoresUsed: return tr("Tensor Cores used");
     case Calls: return tr("Calls");
     case TotalUs: return tr("Total (µs)");
@@ -110,6 +124,7 @@ QVariant PyTorchKernelModel::headerData(int section, Qt::Orientation orientation
     case MeanBlocksPerSm: return tr("Mean blocks per SM");
     case MeanOccupancy: return tr("Mean est. achieved occupancy (%)");
     case Operator: return tr("Operator");
+    case CapturedBy: return tr("Captured by");
     }
     return {};
 }

@@ -1,10 +1,11 @@
 #pragma once
 
-// PyTorchKernelModel: every GPU kernel of a PyTorch trace grouped by name (core KernelView
-// byName), as a flat table: name, Tensor Cores used, calls, total / mean / max / min µs, mean
-// blocks per SM and mean est. achieved occupancy (only when the trace records them), and the
-// launching operator with the most time. Display role: formatted text; kSortRole: the raw
-// value; kKernelNameRole: the kernel name.
+// PyTorchKernelModel: every GPU kernel of a PyTorch trace grouped by name and launching
+// operator (core KernelView byNameOperator, the key of the CLI's report too), as a flat table:
+// name, family, Tensor / Matrix Cores used, calls, total / mean / max / min µs, mean blocks per
+// SM and mean est. achieved occupancy (only when the trace records them), the launching
+// operator, and with a graph capture the operator that recorded the kernel at capture. Display
+// role: formatted text; kSortRole: the raw value; kKernelNameRole: the kernel name.
 
 #include "core/analysis/pytorch/kernelview.h"
 
@@ -20,8 +21,8 @@ class PyTorchKernelModel : public QAbstractTableModel
 
 public:
     enum Column {
-        Name, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs, MeanBlocksPerSm,
-        MeanOccupancy, Operator
+        Name, Family, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs, MeanBlocksPerSm,
+        MeanOccupancy, Operator, CapturedBy
     };
     static constexpr int kSortRole = Qt::UserRole;
     static constexpr int kKernelNameRole = Qt::UserRole + 1;

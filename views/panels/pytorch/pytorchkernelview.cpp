@@ -88,6 +88,34 @@ void PyTorchKernelView::setAnalyses(AnalysisCachePtr cache)
     m_compute.start([c] { return kernelView(*c); });
 }
 
+QString PyTorchKernelView::statusLine(const KernelView &v)
+{
+    const auto share = [&](double us) {
+        return QString::number(v.totalKernelUs > 0 ? 100.0 * us / v.totalKernelUs : 0.0, 'f', 1);
+    };
+    QString s = tr("%1 kernel launches of %2 kernels, %3 ms in total; %4 % of kernel time on "
+                   "Tensor / Matrix Cores (the kernels marked Yes).")
+                    .arg(v.kernelCount)
+                    .arg(v.byName.size())
+                    .arg(v.totalKernelUs / 1e3, 0, 'f', 3)
+                    .arg(share(v.tensorCoreKernelUs));
+    QStringList rules;
+    for (int r = 0; r < kLaunchRuleCount; ++r) {
+        if (v.kernelUsByRule[size_t(r)] > 0)
+            rules << tr("%1 % by %2").arg(share(v.kernelUsByRule[size_t(r)]),
+                                          QString::fromUtf8(launchRuleName(LaunchRule(r))));
+    }
+    if (v.kernelUsWithoutLaunch > 0)
+        rules << tr("%1 % with no recorded launch").arg(share(v.kernelUsWithoutLaunch));
+    if (!rules.isEmpty())
+        s += tr(" Operator found: %1.").arg(rules.join(QStringLiteral(", ")));
+    if (v.hasGraphCapture)
+        s += tr(" %1 % of kernel time replayed from a CUDA / HIP graph and attributed to the "
+                "operators that captured it (Captured by).")
+                 .arg(share(v.capturedKernelUs));
+    return s;
+}
+
 void PyTorchKernelView::showView(std::shared_ptr<const KernelView> view)
 {
     const KernelView &v = *view;
@@ -102,15 +130,7 @@ void PyTorchKernelView::showView(std::shared_ptr<const KernelView> view)
                               Qt::DescendingOrder);
         fitColumnsToHeaders(m_table, 90);
         m_table->setColumnWidth(0, 420);
-        m_status->setText(
-            tr("%1 kernel launches of %2 kernels, %3 ms in total; %4 % of kernel time on "
-               "Tensor Cores")
-                .arg(v.kernelCount)
-                .arg(v.byName.size())
-                .arg(v.totalKernelUs / 1e3, 0, 'f', 3)
-                .arg(v.totalKernelUs > 0 ? 100.0 * v.tensorCoreKernelUs / v.totalKernelUs
-                                         : 0.0,
-                     0, 'f', 2));
+        m_status->setText(statusLine(v));
     }
     emit computed();
 }

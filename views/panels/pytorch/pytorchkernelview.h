@@ -49,6 +49,7 @@ signals:
 
 private:
     void showView(std::shared_ptr<const core::analysis::pytorch::KernelView> view);
+    static QString statusLine(const core::analysis::pytorch::KernelView &v);
     core::analysis::AnalysisCachePtr m_cache;
     PanelCompute<std::shared_ptr<const core::analysis::pytorch::KernelView>> m_compute{
         this, &PyTorchKernelView::showView};

@@ -1,5 +1,7 @@
 #include "views/panels/pytorch/pytorchoperatormodel.h"
 
+#include <QFont>
+
 namespace tracedesk::views {
 
 using namespace core::analysis::pytorch;
@@ -94,6 +96,18 @@ QVariant PyTorchOperatorModel::data(const QModelIndex &index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     };
+    if (column == Name && r.annotation) {
+        // Not an operator: an annotation or Python frame that launched GPU work itself.
+        if (role == Qt::FontRole) {
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
+        if (role == Qt::ToolTipRole)
+            return tr("%1: a user annotation or Python function that launched GPU work outside "
+                      "any operator (no operator encloses the launch)")
+                .arg(QString::fromStdString(r.opName));
+    }
     switch (column) {
     case Name: return text(r.opName);
     case InputShapes: return text(r.inputShapes);

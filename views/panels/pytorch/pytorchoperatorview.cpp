@@ -165,11 +165,49 @@ void PyTorchOperatorView::showGrouping()
         m_status->setText(tr("No operators in this PyTorch profile (no cpu_op events)."));
         return;
     }
-    m_status->setText(tr("%n row(s) over %1 operator name(s)%2", nullptr, int(rows))
-                          .arg(m_stats->byName.size())
-                          .arg(m_stats->hasDeviceColumns
-                                   ? tr("; device times are the GPU work each operator launched")
-                                   : tr("; no GPU work in this profile")));
+    QString status = tr("%n row(s) over %1 operator name(s)%2", nullptr, int(rows))
+                         .arg(m_stats->byName.size())
+                         .arg(m_stats->hasDeviceColumns
+                                  ? tr("; device times are the GPU work each operator launched")
+                                  : tr("; no GPU work in this profile"));
+    if (m_stats->hasDeviceColumns)
+        status += attributionText(*m_stats);
+    m_status->setText(status);
+}
+
+QString PyTorchOperatorView::attributionText(const OperatorStats &stats)
+{
+    double total = stats.deviceUsWithoutLaunch;
+    for (double us : stats.deviceUsByRule)
+        total += us;
+    if (total <= 0)
+        return {};
+    const auto ms = [](double us) { return QString::number(us / 1e3, 'f', 3); };
+    QStringList parts;
+    for (int r = 0; r < kLaunchRuleCount; ++r) {
+        if (stats.deviceUsByRule[size_t(r)] > 0)
+            parts << tr("%1 ms by %2").arg(ms(stats.deviceUsByRule[size_t(r)]),
+                                           QString::fromUtf8(launchRuleName(LaunchRule(r))));
+    }
+    if (stats.deviceUsWithoutLaunch > 0)
+        parts << tr("%1 ms with no recorded launch (on CallTreeRoot)")
+                     .arg(ms(stats.deviceUsWithoutLaunch));
+    QString s = tr(". GPU time attached %1; italic rows are annotations or Python functions "
+                   "that launched outside any operator.")
+                    .arg(parts.join(QStringLiteral(", ")));
+    if (stats.hasGraphCapture && !stats.captured.empty()) {
+        QStringList top;
+        for (size_t i = 0; i < stats.captured.size() && i < 5; ++i)
+            top << tr("%1 %2 ms").arg(QString::fromStdString(stats.captured[i].opName),
+                                      ms(stats.captured[i].deviceUs));
+        s += tr(" Replayed graph kernels by the operator that captured them: %1%2.")
+                 .arg(top.join(QStringLiteral(", ")),
+                      stats.captured.size() > 5 ? tr(", ... (%1 operators; Kernel Stats has them "
+                                                     "all in Captured by)")
+                                                      .arg(stats.captured.size())
+                                                : QString());
+    }
+    return s;
 }
 
 } // namespace tracedesk::views

@@ -51,6 +51,7 @@ signals:
     void computed();
 
 private:
+    static QString attributionText(const core::analysis::pytorch::OperatorStats &stats);
     void showStats(std::shared_ptr<const core::analysis::pytorch::OperatorStats> stats);
     void showGrouping();
 

@@ -169,6 +169,13 @@ void PyTorchOverviewView::show(const Result &result)
     if (steps.fromMarkers && steps.trimmedSteps > 0)
         status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
                      "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);
+    else if (steps.fromIterations)
+        status += tr(" (no ProfilerStep markers: each step is one serving-engine iteration, "
+                     "from its %1 annotations)")
+                      .arg(steps.iterationEngine == IterationEngine::SGLang ? tr("SGLang step[...]")
+                           : steps.iterationEngine == IterationEngine::Vllm
+                               ? tr("vLLM execute_...")
+                               : tr("repeated top-level"));
     else if (!steps.fromMarkers && !o.steps.empty())
         status += tr(" (no ProfilerStep markers: one step spans the CPU operators)");
     m_status->setText(status + QLatin1Char('.'));
@@ -195,6 +202,15 @@ void PyTorchOverviewView::show(const Result &result)
                  + QStringLiteral("</tr>");
         }
         s += QStringLiteral("</table>");
+        if (o.hasCommunication && o.average.communicationTotal > 0)
+            s += tr("<small>Communication is the communication-kernel time no other GPU work "
+                    "overlaps. Per step on average the communication kernels run %1 ms, "
+                    "%2 ms (%3 %) of it hidden behind computation.</small>")
+                     .arg(o.average.communicationTotal / 1e9, 0, 'f', 3)
+                     .arg(o.average.communicationOverlapped / 1e9, 0, 'f', 3)
+                     .arg(100.0 * o.average.communicationOverlapped / o.average.communicationTotal,
+                          0, 'f', 1);
+        s += iterationText(o);
     }
     m_summary->setText(s);
     m_environment->setText(environment(o, result.scopeHost));
@@ -207,7 +223,7 @@ void PyTorchOverviewView::show(const Result &result)
         for (const QString &h :
              {tr("GPU"), tr("Name"), tr("Memory"), tr("Compute capability"), tr("GPU utilization"),
               tr("Est. SM efficiency"), tr("Est. achieved occupancy"),
-              tr("Kernel time using Tensor Cores")})
+              tr("Kernel time on Tensor / Matrix Cores (all kernels)")})
             g += cell(QStringLiteral("<b>%1</b>").arg(h));
         g += QStringLiteral("</tr>");
         for (const PyTorchGpuMetrics &m : o.gpus) {
@@ -263,6 +279,25 @@ void PyTorchOverviewView::show(const Result &result)
                               + m_table->horizontalHeader()->sizeHint().height()
                               + m_table->horizontalScrollBar()->sizeHint().height()
                               + 2 * m_table->frameWidth() + 4);
+}
+
+QString PyTorchOverviewView::iterationText(const PyTorchOverview &o)
+{
+    if (o.iterationLatency.empty())
+        return {};
+    QString t = tr("<br><b>Iteration latency</b> (each iteration's annotation, host side)<table>"
+                   "<tr><td><b>Kind</b></td><td align=right><b>Iterations</b></td>"
+                   "<td align=right><b>p50</b></td><td align=right><b>p90</b></td>"
+                   "<td align=right><b>p99</b></td></tr>");
+    for (const auto &[kind, p] : o.iterationLatency) {
+        t += QStringLiteral("<tr>") + cell(QString::fromStdString(kind)) +
+             cell(QString::number(p.count), true) +
+             cell(QString::number(p.p50, 'f', 3) + QStringLiteral(" ms"), true) +
+             cell(QString::number(p.p90, 'f', 3) + QStringLiteral(" ms"), true) +
+             cell(QString::number(p.p99, 'f', 3) + QStringLiteral(" ms"), true) +
+             QStringLiteral("</tr>");
+    }
+    return t + QStringLiteral("</table>");
 }
 
 QString PyTorchOverviewView::environment(const PyTorchOverview &o,

@@ -50,6 +50,7 @@ signals:
     void computed();
 
 private:
+    static QString iterationText(const core::analysis::pytorch::PyTorchOverview &o);
     struct Result
     {
         std::shared_ptr<const core::analysis::pytorch::PyTorchOverview> overview;

@@ -50,6 +50,8 @@ public:
     void reopenAlignedAt(const QString &step);
     // Opens a run with only these ranks on the timeline (empty: every rank, or the first ranks
     // that fit the memory budget); the Distributed panel still summarises every rank.
+    // Opens `path`, a replay of CUDA / HIP graphs, with the trace of their capture.
+    void openWithGraphCapture(const QString &path, const QString &capture);
     void openRunRanks(const QString &path, const QList<qint64> &ranks);
     // Reopens the shown run with these ranks (keeping its step alignment).
     void reopenWithRanks(const QList<qint64> &ranks);

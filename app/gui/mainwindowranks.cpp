@@ -35,6 +35,20 @@ void MainWindow::openRunRanks(const QString &path, const QList<qint64> &ranks)
     m_loads->start(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
 }
 
+void MainWindow::openWithGraphCapture(const QString &path, const QString &capture)
+{
+    if (path.isEmpty())
+        return;
+    setRankChoice({});
+    // For this load only: a later File > Open is no replay of this capture.
+    core::LoadOptions options = m_loads->options();
+    const core::LoadOptions plain = options;
+    options.graphCapture = QDir::cleanPath(QFileInfo(capture).absoluteFilePath()).toStdString();
+    m_loads->setOptions(options);
+    m_loads->start(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
+    m_loads->setOptions(plain);
+}
+
 void MainWindow::reopenWithRanks(const QList<qint64> &ranks)
 {
     if (m_openedPath.isEmpty() || ranks.isEmpty())

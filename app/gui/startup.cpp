@@ -55,6 +55,14 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                                     "Default: what the machine has available."),
         QStringLiteral("BYTES"));
     parser.addOption(memoryOption);
+    const QCommandLineOption captureOption(
+        QStringLiteral("capture"),
+        QCoreApplication::translate("tracedesk",
+                                    "The trace of the CUDA / HIP graph capture FILE|DIR replays: "
+                                    "replayed kernels are attributed to the operators that "
+                                    "recorded them."),
+        QStringLiteral("CAPTURE"));
+    parser.addOption(captureOption);
     parser.addPositionalArgument(
         QStringLiteral("paths"),
         QCoreApplication::translate("tracedesk",
@@ -83,6 +91,7 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     options.screenshotPath = parser.value(screenshotOption);
     options.comparePath = parser.value(compareOption);
     options.alignStep = parser.value(alignOption);
+    options.capturePath = parser.value(captureOption);
     auto usage = [&options](const QString &message) {
         options.exitNow = true;
         options.exitCode = 2;
@@ -112,6 +121,9 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                 "tracedesk", "--memory-limit wants a byte count, e.g. 512M or 4G."));
         options.memoryLimitBytes = value * scale;
     }
+    if (!options.capturePath.isEmpty() && options.paths.size() != 1)
+        return usage(QCoreApplication::translate(
+            "tracedesk", "--capture needs exactly one FILE or DIR, the replay."));
     if (!options.ranks.isEmpty() && options.paths.size() != 1)
         return usage(QCoreApplication::translate("tracedesk",
                                                  "--ranks needs exactly one FILE or DIR."));
@@ -151,7 +163,9 @@ void applyStartupOptions(MainWindow &window, const StartupOptions &options)
     if (!options.comparePath.isEmpty())
         window.compareWith(options.comparePath);
     for (qsizetype i = 0; i < options.paths.size(); ++i) {
-        if (i == 0)
+        if (i == 0 && !options.capturePath.isEmpty())
+            window.openWithGraphCapture(options.paths[i], options.capturePath);
+        else if (i == 0)
             window.openRunRanks(options.paths[i], options.ranks);
         else
             MainWindow::openInNewWindow(options.paths[i]);

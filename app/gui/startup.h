@@ -15,6 +15,7 @@ struct StartupOptions
 {
     QStringList paths;        // files or folders to open, one window each
     QString comparePath;      // --compare B: compared with the first path
+    QString capturePath;      // --capture: the graph capture the first path replays
     QString screenshotPath;   // grab the window there after the load, then quit
     QString alignStep;        // --align-step N: rank runs aligned at ProfilerStep#N
     QList<qint64> ranks;      // --ranks LIST: the ranks of the first path's run on the timeline

@@ -20,6 +20,10 @@ struct LoadOptions
     // A run of rank traces: move each rank so its ProfilerStep#<alignStep> starts where the
     // earliest rank's does (for ranks whose clocks disagree). Empty: the files' own clocks.
     std::string alignStep;
+    // The trace of the CUDA / HIP graph capture the loaded trace replays (`--capture FILE`):
+    // loaded beside it as Trace::graphCapture. Files opened together pair without it
+    // (graphcapturepair.h); this names the capture when they would not.
+    std::string graphCapture;
     // A run of several ranks (rank traces, XSpace hosts): open only these ranks, numbered as
     // core/io/runranks.h says; empty = every rank. A rank the run lacks is an error naming it.
     // The load's warnings then say which ranks are shown ("showing ranks 0, 3 of 64").

@@ -275,19 +275,22 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
 bool attachGraphCapture(Trace &trace, const ResolvedSource &source, LoadControl *control,
                         const LoadOptions &options)
 {
-    if (source.graphCapture.empty())
+    const std::string &path =
+        source.graphCapture.empty() ? options.graphCapture : source.graphCapture;
+    if (path.empty())
         return true;
     LoadOptions captureOptions = options;
     captureOptions.ranks.clear();
     captureOptions.alignStep.clear();
-    auto capture = loadTrace(source.graphCapture, control, captureOptions);
+    captureOptions.graphCapture.clear();
+    auto capture = loadTrace(path, control, captureOptions);
     if (capture) {
         trace.graphCapture = capture.value();
         return true;
     }
     if (control->cancelRequested())
         return false;
-    trace.info.warn("graph capture " + source.graphCapture + " not loaded: " + capture.message());
+    trace.info.warn("graph capture " + path + " not loaded: " + capture.message());
     return true;
 }
 

@@ -67,9 +67,11 @@ void fillRankSteps(QStandardItemModel *model, const DistributedSummary &summary,
         "Click a step's row to zoom the timeline to it on every rank",
         "Step time: the step as the PyTorch view adjusts it to its GPU work",
         "Union of the computation kernels in the step",
-        "Union of the communication kernels in the step",
+        "Union of the communication kernels in the step (the Overview's \"communication "
+        "kernels run\" figure)",
         "Time when computation and communication kernels run together",
-        "Communication not hidden behind computation",
+        "Communication not hidden behind computation kernels. The Overview's Communication "
+        "category is the same time less what memcpy / memset also hide",
         "Step time with no kernel running"};
     for (int c = 0; c < RankStepColumnCount; ++c)
         model->horizontalHeaderItem(c)->setToolTip(tr(tips[c]));

@@ -7,6 +7,7 @@
 #include "core/sql/tables.h"
 
 #include "core/analysis/frameworkopstats.h"
+#include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/pytorch/kernelview.h"
 #include "core/analysis/pytorch/operatorstats.h"
@@ -149,7 +150,8 @@ Rows kernelRows(const SqlContext &context)
                             dim3Text(k.block[0], k.block[1], k.block[2]), k.registersPerThread,
                             k.sharedMemoryBytes, int64_t(k.tensorCoresUsed),
                             k.times.meanOccupancyPercent, k.times.calls, k.times.totalUs,
-                            k.times.meanUs, k.times.minUs, k.times.maxUs});
+                            k.times.meanUs, k.times.minUs, k.times.maxUs,
+                            text(analysis::kernelFamilyName(k.family))});
         return rows;
     }
     const auto stats = analysis::opStats(context.cache());
@@ -161,7 +163,8 @@ Rows kernelRows(const SqlContext &context)
                         int64_t(k.staticShmemBytes) + int64_t(k.dynamicShmemBytes),
                         int64_t(k.isKernelUsingTensorCore), double(k.occupancyPct), k.occurrences,
                         total, k.occurrences ? total / double(k.occurrences) : 0.0,
-                        double(k.minDurationPs) / 1e6, double(k.maxDurationPs) / 1e6});
+                        double(k.minDurationPs) / 1e6, double(k.maxDurationPs) / 1e6,
+                        text(analysis::kernelFamilyName(analysis::kernelFamily(k.name)))});
     }
     return rows;
 }
@@ -172,7 +175,8 @@ Rows opStatRows(const SqlContext &context)
     if (context.isPyTorch()) {
         const auto stats = analysis::pytorch::operatorStats(context.cache());
         for (const auto &o : stats->byName)
-            rows.push_back({o.opName, text("operator"), int64_t(0), o.calls, o.hostTotalUs,
+            rows.push_back({o.opName, text(o.annotation ? "annotation" : "operator"),
+                            int64_t(0), o.calls, o.hostTotalUs,
                             o.hostSelfUs, o.deviceTotalUs, o.deviceSelfUs});
         return rows;
     }
@@ -236,12 +240,17 @@ std::vector<std::unique_ptr<SqlTable>> makeListTables(const SqlContext &context)
                                {"total_us", "REAL", "total duration, us"},
                                {"avg_us", "REAL", "mean duration, us"},
                                {"min_us", "REAL", "shortest, us"},
-                               {"max_us", "REAL", "longest, us"}},
+                               {"max_us", "REAL", "longest, us"},
+                               {"family", "TEXT",
+                                "GEMM, Attention, Convolution, Communication, Memory, "
+                                "Elementwise, Reduction / norm or Other"}},
         1000, [&context] { return kernelRows(context); }));
     tables.push_back(std::make_unique<ListTable>(
         "op_stats", "framework ops (PyTorch operator view, else TF/JAX framework op stats)",
         std::vector<SqlColumn>{{"name", "TEXT", "op name"},
-                               {"type", "TEXT", "op type (\"operator\" for PyTorch)"},
+                               {"type", "TEXT",
+                                "op type (PyTorch: \"operator\", or \"annotation\" for an "
+                                "annotation / Python function that launched GPU work)"},
                                {"on_device", "INTEGER", "1 for a device row (XSpace)"},
                                {"calls", "INTEGER", "occurrences"},
                                {"total_us", "REAL", "total time, us (host time for PyTorch)"},

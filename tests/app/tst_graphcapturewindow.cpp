@@ -32,7 +32,7 @@ using app::MainWindow;
 
 namespace {
 
-const char *const kCapture = R"json({"traceEvents":[
+const char *const kCapture = R"json({"schemaVersion":1,"deviceProperties":[],"traceEvents":[
 {"ph":"X","cat":"cuda_runtime","name":"cudaStreamBeginCapture","pid":1,"tid":1,"ts":0,"dur":1,"args":{"correlation":1}},
 {"ph":"X","cat":"cpu_op","name":"A","pid":1,"tid":1,"ts":10,"dur":10,"args":{"External id":100}},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":12,"dur":2,"args":{"External id":100,"correlation":2}},
@@ -48,7 +48,7 @@ const char *const kCapture = R"json({"traceEvents":[
 {"ph":"X","cat":"cuda_runtime","name":"cudaStreamEndCapture","pid":1,"tid":1,"ts":130,"dur":1,"args":{"correlation":10}}
 ]})json";
 
-const char *const kReplay = R"json({"traceEvents":[
+const char *const kReplay = R"json({"schemaVersion":1,"deviceProperties":[],"traceEvents":[
 {"ph":"X","cat":"python_function","name":"CUDAGraph.replay","pid":1,"tid":1,"ts":0,"dur":200},
 {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":50}},
 {"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":51}},

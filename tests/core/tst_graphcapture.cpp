@@ -3,6 +3,7 @@
 // and the real vLLM replay with its capture is checked kernel by kernel against the operator
 // each captured launch had in the raw capture JSON.
 
+#include "core/analysis/pytorch/deviceflamegraph.h"
 #include "core/analysis/pytorch/graphcapture.h"
 #include "core/analysis/pytorch/kernelview.h"
 #include "core/analysis/pytorch/operatorstats.h"
@@ -21,6 +22,8 @@ using namespace tracedesk::core::analysis;
 using namespace tracedesk::core::analysis::pytorch;
 
 namespace {
+
+constexpr TimePs kUs = 1000000;
 
 // Capture: ops A, B, C each launch one kernel inside the capture window (no GPU activity: the
 // launches were recorded, not run); an eager launch with a real kernel inside the window is
@@ -151,6 +154,27 @@ private slots:
         QCOMPARE(stats->captured.size(), size_t(4));
         QCOMPARE(stats->captured[0].opName, std::string("C")); // 12 us
         QCOMPARE(stats->captured[0].activities, int64_t(2));
+        // The GPU-time flame graph: under the Python frame that replays the graphs, a frame per
+        // capturing operator: A 4 + 4, B 5 + 5, C 6 + 6, D 7 + 1 µs; the unmatched launch's four
+        // k_x (1 µs each) stay the replay frame's own time. 42 µs in all.
+        const FlameGraph flame =
+            deviceTimeFlameGraph(*replay, *operatorTree(*cache), graphCaptureAttribution(*cache).get());
+        QCOMPARE(flame.root().wall, 42 * kUs);
+        std::map<std::string, TimePs> frames;
+        for (uint32_t n = 1; n < flame.nodes.size(); ++n) {
+            const auto stack = flame.stack(n);
+            std::string path;
+            for (const std::string &f : stack)
+                path += (path.empty() ? "" : ";") + f;
+            frames[path] = flame.nodes[n].wall;
+        }
+        QCOMPARE(frames["thread 1"], 42 * kUs);
+        QCOMPARE(frames["thread 1;CUDAGraph.replay"], 42 * kUs);
+        QCOMPARE(flame.nodes[flame.find("CUDAGraph.replay").front()].self, 4 * kUs);
+        QCOMPARE(frames["thread 1;CUDAGraph.replay;captured: A"], 8 * kUs);
+        QCOMPARE(frames["thread 1;CUDAGraph.replay;captured: B"], 10 * kUs);
+        QCOMPARE(frames["thread 1;CUDAGraph.replay;captured: C"], 12 * kUs);
+        QCOMPARE(frames["thread 1;CUDAGraph.replay;captured: D"], 8 * kUs);
         // Without a capture, nothing is claimed.
         AnalysisCache plain(replay);
         QVERIFY(!graphCaptureAttribution(plain)->hasCapture);

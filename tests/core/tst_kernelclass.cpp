@@ -48,6 +48,9 @@ const Case kCases[] = {
      "cutlass::gemm::MainloopSm90TmaGmmaWarpSpecializedCooperativeFP8BlockScaledAccum, "
      "cutlass::float_e4m3_t> > >(grouped_gemm_fp8_params)",
      KernelFamily::Gemm, true},
+    {"void cutlass::device_kernel<dpsk::grouped_gemm::cuda::fp8_dptp_gemm_kernel<128, 128> >("
+     "Params)",
+     KernelFamily::Gemm, true}, // DeepSeek-V3 FP8 grouped GEMM
     {"void deep_gemm::fp8_gemm_kernel<4096u, 7168u, 128u, 160u, 128u, 1u, 8u, 128u, 128u>("
      "__nv_bfloat16*, float*, int*, unsigned int)",
      KernelFamily::Gemm, true},
@@ -71,6 +74,14 @@ const Case kCases[] = {
     {"void flash::flash_fwd_kernel<Flash_fwd_kernel_traits_fp8<128, 128, 176, 4, 2, false, 1, "
      "cutlass::float_e4m3_t> >(Flash_fwd_params)",
      KernelFamily::Attention, true}, // FlashAttention-3
+    {"void cutlass::device_kernel<flash::FlashAttnBwd<flash::CollectiveMainloopBwd<3, "
+     "cute::tuple<cute::C<64>, cute::C<128> > > > >(Params)",
+     KernelFamily::Attention, true},
+    {"void flash::compute_attn_ws<Flash_fwd_kernel_traits<192, 128, 128, 16, 2, false, 1, "
+     "cutlass::bfloat16_t>, true>(flash::Flash_fwd_params)",
+     KernelFamily::Attention, true},
+    {"void cuda::per_token_cast_to_fp8<__nv_bfloat16, 128>(__nv_fp8_e4m3*, float*)",
+     KernelFamily::Other, false},
     {"fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16VarSeqQ128Kv128PersistentContext",
      KernelFamily::Attention, true},
     {"_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatch",
@@ -114,6 +125,13 @@ const Case kCases[] = {
     {"void ep::internode_ll::dispatch<false, 8, 3, 7168>(void*)", KernelFamily::Communication,
      false},
     {"void nvshmemi_transfer_rma_nbi(nvshmemi_op_t)", KernelFamily::Communication, false},
+    // The DeepSeek-V3 step's own names (DeepEP built into a `dpsk` namespace).
+    {"void dpsk::ep::internode::combine<false, 8, __nv_bfloat16, 1>(int4*, float*)",
+     KernelFamily::Communication, false},
+    {"void dpsk::ep::internode::cached_notify<false>(int, int, int, int)",
+     KernelFamily::Communication, false},
+    {"void dpsk::ep::internode::dispatch<false, 8, true, 8>(int4*, float*, int*)",
+     KernelFamily::Communication, false},
     {"void c10d::symmetric_memory::one_shot_all_reduce_kernel<__nv_bfloat16, 16, 8>(long)",
      KernelFamily::Communication, false},
     {"void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*)",

@@ -5,6 +5,8 @@
 #include "views/flamegraph/flametree.h"
 #include "views/timeline/timelinestate.h"
 
+#include "core/analysis/pytorch/deviceflamegraph.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -142,6 +144,13 @@ FlameGraphPanel::~FlameGraphPanel() = default;
 void FlameGraphPanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
 {
     m_cache = std::move(cache);
+    // GPU time by operator exists for PyTorch traces only.
+    const bool pytorch = m_cache && m_cache->trace().info.run.framework == "pytorch";
+    const int gpu = m_metric->findData(int(Metric::GpuTime));
+    if (pytorch && gpu < 0)
+        m_metric->addItem(tr("GPU time by operator (PyTorch)"), int(Metric::GpuTime));
+    else if (!pytorch && gpu >= 0)
+        m_metric->removeItem(gpu);
     m_scope->setEnabled(true);
     m_metric->setEnabled(true);
     recompute();
@@ -185,6 +194,10 @@ void FlameGraphPanel::recompute()
         m_job.stop();
         m_computing = false;
         deliver(nullptr, nullptr, tr("No trace"));
+        return;
+    }
+    if (Metric(m_metric->currentData().toInt()) == Metric::GpuTime) {
+        recomputeGpuTime();
         return;
     }
     const core::TracePtr trace = m_cache->tracePtr();
@@ -245,6 +258,35 @@ void FlameGraphPanel::recompute()
                 deliver(nullptr, nullptr, out.error);
                 return;
             }
+            deliver(std::move(out.topDown), std::move(out.tree), out.what);
+        });
+}
+
+void FlameGraphPanel::recomputeGpuTime()
+{
+    namespace pt = core::analysis::pytorch;
+    m_computing = true;
+    m_status->setText(tr("Computing…"));
+    const core::analysis::AnalysisCachePtr cache = m_cache;
+    m_job.run<FlameOutcome>(
+        this,
+        [cache] {
+            FlameOutcome out;
+            const auto tree = pt::operatorTree(*cache);
+            const auto capture = pt::graphCaptureAttribution(*cache);
+            auto topDown = std::make_shared<const core::FlameGraph>(
+                pt::deviceTimeFlameGraph(cache->trace(), *tree, capture.get()));
+            out.tree = std::make_shared<const FlameTree>(FlameTree::fromGraph(*topDown));
+            out.topDown = std::move(topDown);
+            out.what = capture->hasCapture
+                           ? tr("GPU time by operator, replayed graph kernels under the "
+                                "operators that captured them")
+                           : tr("GPU time by operator (the launches each operator made)");
+            return out;
+        },
+        [this](FlameOutcome out) {
+            if (out.cancelled)
+                return;
             deliver(std::move(out.topDown), std::move(out.tree), out.what);
         });
 }

@@ -35,7 +35,9 @@ class FlameGraphPanel : public QWidget
 
 public:
     enum class Scope { WholeTrace, Area, Track, Name };
-    enum class Metric { Wall, Self };
+    // GpuTime (PyTorch traces): the operator tree weighted by the GPU time each operator
+    // launched (core/analysis/pytorch/deviceflamegraph.h), whole trace.
+    enum class Metric { Wall, Self, GpuTime };
 
     explicit FlameGraphPanel(QWidget *parent = nullptr);
     ~FlameGraphPanel() override;
@@ -62,6 +64,7 @@ signals:
     void computed();
 
 private:
+    void recomputeGpuTime();
     void recompute();
     void deliver(std::shared_ptr<const core::FlameGraph> topDown,
                  std::shared_ptr<const FlameTree> tree, const QString &what);

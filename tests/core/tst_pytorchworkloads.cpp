@@ -369,6 +369,26 @@ private slots:
         QVERIFY(std::count(kb.begin(), kb.end(), RecommendationKind::LaunchBound) == 0);
     }
 
+    // A process that sees one GPU lists it as id 0; its kernels carry the machine's index 9
+    // (the SGLang MI300X trace does this): the GPU summary names the listed GPU.
+    void oneVisibleDevice()
+    {
+        std::string e;
+        e += x("user_annotation", "step[DECODE bs=1]", 1, 1, 0, 100);
+        e += launch("hipLaunchKernel", 1, 2, 1);
+        e += x("kernel", "Cijk_Ailk_Bljk_BBS_BH_MT64x64x64_MI16x16x16x1_SN", 9, 3, 10, 20,
+               "\"device\":9,\"stream\":3,\"correlation\":1");
+        const TracePtr t = loadJson(
+            e, R"([{"id":0,"name":"AMD Instinct MI300X","totalGlobalMem":206141652992,"computeMajor":9,"computeMinor":4}])");
+        QVERIFY(t);
+        const PyTorchOverview o = computePyTorchOverview(*t);
+        QCOMPARE(o.gpus.size(), size_t(1));
+        QCOMPARE(o.gpus[0].device, int64_t(9));
+        QCOMPARE(o.gpus[0].name, std::string("AMD Instinct MI300X"));
+        QCOMPARE(o.gpus[0].computeCapability, std::string("9.4"));
+        QCOMPARE(*o.gpus[0].tensorCoreRatio, 1.0); // an MFMA GEMM
+    }
+
     // An A100 where plain FP32 GEMMs take 60 % of the kernel time beside a tensor-op GEMM: the
     // GEMM hint (not the AMP one: some kernel uses the Tensor Cores). On a V100-era GPU without
     // any tensor-core kernel the plugin's AMP hint stands alone.

@@ -241,7 +241,13 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
     for (auto &[device, kernels] : kernelsByDevice) {
         PyTorchGpuMetrics g;
         g.device = device;
-        if (const GpuDeviceInfo *info = trace.info.run.device(device)) {
+        // A process that sees one GPU lists it as device 0 while its kernels carry the
+        // machine's index (HIP / CUDA_VISIBLE_DEVICES): the one listed GPU is that device.
+        const auto &listed = trace.info.run.devices;
+        const GpuDeviceInfo *info = trace.info.run.device(device);
+        if (!info && listed.size() == 1 && kernelsByDevice.size() == 1)
+            info = &listed.front();
+        if (info) {
             g.name = info->name;
             g.memoryBytes = info->totalGlobalMemBytes;
             g.memoryGb =

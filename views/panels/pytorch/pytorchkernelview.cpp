@@ -130,6 +130,8 @@ void PyTorchKernelView::showView(std::shared_ptr<const KernelView> view)
                               Qt::DescendingOrder);
         fitColumnsToHeaders(m_table, 90);
         m_table->setColumnWidth(0, 420);
+        if (const int c = m_model->columnOf(PyTorchKernelModel::Family); c >= 0)
+            m_table->setColumnWidth(c, 130); // "Reduction / norm"
         // Operator names (Python frames, annotations) are as long as kernel names.
         for (auto column : {PyTorchKernelModel::Operator, PyTorchKernelModel::CapturedBy}) {
             if (const int c = m_model->columnOf(column); c >= 0)

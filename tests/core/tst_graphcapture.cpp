@@ -88,7 +88,8 @@ struct RawEvent
 std::vector<RawEvent> rawEvents(const QString &path)
 {
     std::vector<RawEvent> out;
-    for (const QJsonValue &v : testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+    for (const QJsonValue &v :
+         testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
         const QJsonObject e = v.toObject();
         if (e.value("ph").toString() != "X")
             continue;
@@ -157,8 +158,8 @@ private slots:
         // The GPU-time flame graph: under the Python frame that replays the graphs, a frame per
         // capturing operator: A 4 + 4, B 5 + 5, C 6 + 6, D 7 + 1 µs; the unmatched launch's four
         // k_x (1 µs each) stay the replay frame's own time. 42 µs in all.
-        const FlameGraph flame =
-            deviceTimeFlameGraph(*replay, *operatorTree(*cache), graphCaptureAttribution(*cache).get());
+        const FlameGraph flame = deviceTimeFlameGraph(*replay, *operatorTree(*cache),
+                                                      graphCaptureAttribution(*cache).get());
         QCOMPARE(flame.root().wall, 42 * kUs);
         std::map<std::string, TimePs> frames;
         for (uint32_t n = 1; n < flame.nodes.size(); ++n) {
@@ -227,7 +228,8 @@ private slots:
     // it on its thread).
     void vllmReplayWithCapture()
     {
-        const QString dir = QString(TRACEDESK_SHARED_FIXTURES) + "/cudagraph/tracelens__vllm_decode_full/";
+        const QString dir =
+            QString(TRACEDESK_SHARED_FIXTURES) + "/cudagraph/tracelens__vllm_decode_full/";
         const QString capturePath =
             dir + "capture_traces/graph_capture_rank_0.1773709742341309550.pt.trace.json.gz";
         const QString replayPath = dir + "graph_execution.json.gz";

@@ -30,12 +30,12 @@ struct Case
 const Case kCases[] = {
     // GEMM: cuBLAS (Volta .. Hopper), cuBLASLt nvjet, CUTLASS 2 and 3, FP8 grouped, DeepGEMM,
     // hipBLASLt / Tensile (MFMA shape), Composable Kernel, llama.cpp, Triton MoE.
-    {"volta_sgemm_128x64_nn", KernelFamily::Gemm, false},                       // resnet50
+    {"volta_sgemm_128x64_nn", KernelFamily::Gemm, false}, // resnet50
     {"volta_h884gemm_64x64_ldg8_nn", KernelFamily::Gemm, true},
     {"ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", KernelFamily::Gemm, true},
     {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_"
      "segment_k_off_kernel__5x_cublas",
-     KernelFamily::Gemm, true}, // h100 timesformer
+     KernelFamily::Gemm, true},                                                 // h100 timesformer
     {"nvjet_tst_64x64_64x16_2x1_2cta_v_bz_bias_TNT", KernelFamily::Gemm, true}, // h100 falconsai
     {"void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_align8>("
      "cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_32x1_nn_align8::Params)",
@@ -56,8 +56,7 @@ const Case kCases[] = {
      KernelFamily::Gemm, true},
     {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x256x32_MI16x16x1_SN_LDSB1_AFC1",
      KernelFamily::Gemm, true}, // MI300X sglang
-    {"Cijk_Ailk_Bljk_BBS_BH_MT32x32x64_MI16x16x16x1_SN_1LDSB0_APM1_ABV0", KernelFamily::Gemm,
-     true},
+    {"Cijk_Ailk_Bljk_BBS_BH_MT32x32x64_MI16x16x16x1_SN_1LDSB0_APM1_ABV0", KernelFamily::Gemm, true},
     {"_ZN2ck16tensor_operation6device37kernel_batched_gemm_xdlops_bwd_weightINS_47GridwiseGemm",
      KernelFamily::Gemm, true}, // MI300X act checkpoint
     {"void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int)",
@@ -104,8 +103,7 @@ const Case kCases[] = {
     {"void cutlass_cudnn_infer::Kernel<cutlass_tensorop_s1688dgrad_optimized_tf32_64x128_32x3_"
      "nhwc_align4>(Params)",
      KernelFamily::Convolution, true},
-    {"cudnn_infer_volta_scudnn_128x64_3dconv_fprop_medium_nn_v1", KernelFamily::Convolution,
-     false},
+    {"cudnn_infer_volta_scudnn_128x64_3dconv_fprop_medium_nn_v1", KernelFamily::Convolution, false},
     {"igemm_fwd_gtcx3_nhwc_bf16_bx0_ex1_bt128x128x32_wt32x32x8_ws1x1_wr2x2",
      KernelFamily::Convolution, true},
     {"_ZN2ck16tensor_operation6device12_GLOBAL__N_139kernel_grouped_conv_fwd_xdl_cshuffle_v3",
@@ -114,8 +112,8 @@ const Case kCases[] = {
     // custom all-reduce.
     {"ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", KernelFamily::Communication, false},
     {"ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)", KernelFamily::Communication, false},
-    {"void mscclpp::allreduce7<__nv_bfloat16>(mscclpp::DeviceHandle)",
-     KernelFamily::Communication, false},
+    {"void mscclpp::allreduce7<__nv_bfloat16>(mscclpp::DeviceHandle)", KernelFamily::Communication,
+     false},
     {"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)",
      KernelFamily::Communication, false},
     {"void deep_ep::internode::combine<false, 8, 16>(int4*, float*)", KernelFamily::Communication,
@@ -167,10 +165,16 @@ const Case kCases[] = {
 // Operators whose kernels are GEMMs, attention or convolutions (PyTorch and vLLM names).
 bool isMatrixOperator(const QString &op)
 {
-    static const QStringList exact{"aten::mm",     "aten::addmm",        "aten::bmm",
-                                   "aten::baddbmm", "aten::linear",      "aten::matmul",
-                                   "aten::convolution", "aten::_convolution",
-                                   "aten::cudnn_convolution", "aten::miopen_convolution",
+    static const QStringList exact{"aten::mm",
+                                   "aten::addmm",
+                                   "aten::bmm",
+                                   "aten::baddbmm",
+                                   "aten::linear",
+                                   "aten::matmul",
+                                   "aten::convolution",
+                                   "aten::_convolution",
+                                   "aten::cudnn_convolution",
+                                   "aten::miopen_convolution",
                                    "aten::_scaled_mm"};
     return exact.contains(op) || op.startsWith("aten::_flash_attention") ||
            op.startsWith("aten::_scaled_dot_product_flash") ||
@@ -181,9 +185,9 @@ bool isMatrixOperator(const QString &op)
 // fills, split-K reductions, and matrix-vector products (which no library runs on tensor cores).
 bool isHelperKernel(const QString &name)
 {
-    static const QStringList words{"transpose", "SubTensorOp", "elementwise", "Fill", "fill",
-                                   "copy",      "cast",        "Cast",        "ReduceSplitK",
-                                   "splitKreduce", "gemv",     "Gemv",        "reduce_kernel"};
+    static const QStringList words{
+        "transpose", "SubTensorOp",  "elementwise",  "Fill", "fill", "copy",         "cast",
+        "Cast",      "ReduceSplitK", "splitKreduce", "gemv", "Gemv", "reduce_kernel"};
     return std::any_of(words.begin(), words.end(),
                        [&](const QString &w) { return name.contains(w); });
 }
@@ -270,7 +274,8 @@ private slots:
         const QString dir = QString(TRACEDESK_SHARED_FIXTURES) + "/chrome_json/";
         TRACEDESK_REQUIRE_FIXTURE(dir);
         QStringList names = testsupport::kinetoFixtureNames();
-        names << "tracelens__h100_timesformer__facebook_timesformer-base-finetuned-k400__1016002.json.gz"
+        names << "tracelens__h100_timesformer__facebook_timesformer-base-finetuned-k400__1016002."
+                 "json.gz"
               << "tracelens__inference_sglang_prefilldecode__sglang_Qwen3-8B_prefilldecode.json.gz"
               << "tracelens__inference_xdit_sd_3.5__profile_trace_rank_0.json.gz"
               << "tracelens__mi300_resnet_act_checkpoint__resnet_act_checkpoint.json.gz"
@@ -278,8 +283,12 @@ private slots:
         int checked = 0;
         for (const QString &name : names) {
             const QJsonObject root = testsupport::readFixtureObject(dir + name);
-            const QString device =
-                root.value("deviceProperties").toArray().first().toObject().value("name").toString();
+            const QString device = root.value("deviceProperties")
+                                       .toArray()
+                                       .first()
+                                       .toObject()
+                                       .value("name")
+                                       .toString();
             const bool modern = device.contains("H100") || device.contains("H200") ||
                                 device.contains("B200") || device.contains("B300") ||
                                 device.contains("MI300");
@@ -315,14 +324,14 @@ private slots:
                     continue;
                 const double dur = k.value("dur").toDouble();
                 all += dur;
-                flagged += usesTensorOrMatrixCores(k.value("name").toString().toStdString())
-                               ? dur
-                               : 0.0;
+                flagged +=
+                    usesTensorOrMatrixCores(k.value("name").toString().toStdString()) ? dur : 0.0;
             }
             if (all <= 0)
                 continue;
-            QVERIFY2(flagged >= 0.9 * all,
-                     qPrintable(QString("%1: %2 of %3 us flagged").arg(name).arg(flagged).arg(all)));
+            QVERIFY2(
+                flagged >= 0.9 * all,
+                qPrintable(QString("%1: %2 of %3 us flagged").arg(name).arg(flagged).arg(all)));
             ++checked;
         }
         QVERIFY(checked >= 3);

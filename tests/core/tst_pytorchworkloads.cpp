@@ -39,9 +39,10 @@ std::string x(const char *cat, const std::string &name, int pid, int tid, double
               const std::string &args = {})
 {
     char buf[1024];
-    std::snprintf(buf, sizeof buf,
-                  R"({"ph":"X","cat":"%s","name":"%s","pid":%d,"tid":%d,"ts":%.3f,"dur":%.3f,"args":{%s}},)",
-                  cat, name.c_str(), pid, tid, ts, dur, args.c_str());
+    std::snprintf(
+        buf, sizeof buf,
+        R"({"ph":"X","cat":"%s","name":"%s","pid":%d,"tid":%d,"ts":%.3f,"dur":%.3f,"args":{%s}},)",
+        cat, name.c_str(), pid, tid, ts, dur, args.c_str());
     return buf;
 }
 
@@ -305,7 +306,8 @@ private slots:
     {
         const QString base = QString(TRACEDESK_SHARED_FIXTURES);
         const QStringList files{
-            "/chrome_json/tracelens__inference_sglang_prefilldecode__sglang_Qwen3-8B_prefilldecode.json.gz",
+            "/chrome_json/"
+            "tracelens__inference_sglang_prefilldecode__sglang_Qwen3-8B_prefilldecode.json.gz",
             "/chrome_json/tracelens__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz",
             "/cudagraph/tracelens__vllm_decode_full/graph_execution.json.gz"};
         for (const QString &file : files) {
@@ -379,7 +381,8 @@ private slots:
         e += x("kernel", "Cijk_Ailk_Bljk_BBS_BH_MT64x64x64_MI16x16x16x1_SN", 9, 3, 10, 20,
                "\"device\":9,\"stream\":3,\"correlation\":1");
         const TracePtr t = loadJson(
-            e, R"([{"id":0,"name":"AMD Instinct MI300X","totalGlobalMem":206141652992,"computeMajor":9,"computeMinor":4}])");
+            e,
+            R"([{"id":0,"name":"AMD Instinct MI300X","totalGlobalMem":206141652992,"computeMajor":9,"computeMinor":4}])");
         QVERIFY(t);
         const PyTorchOverview o = computePyTorchOverview(*t);
         QCOMPARE(o.gpus.size(), size_t(1));
@@ -401,7 +404,8 @@ private slots:
         e += kernel("ampere_sgemm_128x64_nn", 100, 60, 1);
         e += kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", 200, 40, 2);
         const TracePtr t = loadJson(
-            e, R"([{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":1,"computeMajor":8,"computeMinor":0}])");
+            e,
+            R"([{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":1,"computeMajor":8,"computeMinor":0}])");
         QVERIFY(t);
         const PyTorchOverview o = computePyTorchOverview(*t);
         bool gemm = false;
@@ -415,7 +419,8 @@ private slots:
         QVERIFY(gemm);
         // The same kernels on a GPU without tensor cores: no hint.
         const TracePtr p = loadJson(
-            e, R"([{"id":0,"name":"Tesla P100","totalGlobalMem":1,"computeMajor":6,"computeMinor":0}])");
+            e,
+            R"([{"id":0,"name":"Tesla P100","totalGlobalMem":1,"computeMajor":6,"computeMinor":0}])");
         for (const auto &r : computePyTorchOverview(*p).recommendations)
             QVERIFY(r.kind != RecommendationKind::GemmWithoutTensorCores);
     }

@@ -13,7 +13,8 @@ namespace {
 class GraphBuilder
 {
 public:
-    explicit GraphBuilder(FlameGraph &graph) : m_graph(graph)
+    explicit GraphBuilder(FlameGraph &graph)
+        : m_graph(graph)
     {
         m_graph.names.emplace_back();
         m_graph.nodes.emplace_back();

@@ -18,8 +18,8 @@ bool isNodeLaunchName(std::string_view n)
     if (n.find("LaunchKernel") != std::string_view::npos ||
         n.find("LaunchCooperativeKernel") != std::string_view::npos)
         return true;
-    const bool copyOrSet = n.find("Memcpy") != std::string_view::npos ||
-                           n.find("Memset") != std::string_view::npos;
+    const bool copyOrSet =
+        n.find("Memcpy") != std::string_view::npos || n.find("Memset") != std::string_view::npos;
     return copyOrSet && n.find("Async") != std::string_view::npos;
 }
 
@@ -129,9 +129,8 @@ GraphCaptureAttribution attributeGraphCapture(const Trace &replay, const KinetoI
 std::shared_ptr<const GraphCaptureAttribution> graphCaptureAttribution(AnalysisCache &cache)
 {
     return cache.get<GraphCaptureAttribution>([](AnalysisCache &c) {
-        const auto source = c.get<GraphCaptureSource>([](AnalysisCache &) {
-            return GraphCaptureSource{};
-        });
+        const auto source =
+            c.get<GraphCaptureSource>([](AnalysisCache &) { return GraphCaptureSource{}; });
         if (source->capture)
             return attributeGraphCapture(c.trace(), *kinetoIndex(c), *source->capture,
                                          source->label);

@@ -43,14 +43,14 @@ struct GraphCaptureAttribution
 {
     bool hasCapture = false;
     std::string label;
-    uint32_t captureWindows = 0;     // begin/end capture pairs in the capture trace
-    uint32_t graphLaunches = 0;      // replay launches with GPU work named *GraphLaunch*
-    uint32_t matchedLaunches = 0;    // ... matched to a capture window
-    uint64_t matchedActivities = 0;  // replayed activities given a capture operator
-    TimePs matchedTime = 0;          // their GPU time
-    std::vector<std::string> opNames;      // the capture operators, interned here
-    std::vector<uint32_t> opOfActivity;    // per replay KinetoIndex activity: into opNames, or
-                                           // kNoIndex
+    uint32_t captureWindows = 0;                // begin/end capture pairs in the capture trace
+    uint32_t graphLaunches = 0;                 // replay launches with GPU work named *GraphLaunch*
+    uint32_t matchedLaunches = 0;               // ... matched to a capture window
+    uint64_t matchedActivities = 0;             // replayed activities given a capture operator
+    TimePs matchedTime = 0;                     // their GPU time
+    std::vector<std::string> opNames;           // the capture operators, interned here
+    std::vector<uint32_t> opOfActivity;         // per replay KinetoIndex activity: into opNames, or
+                                                // kNoIndex
     std::vector<uint32_t> unmatchedLaunchSizes; // activity counts of unmatched graph launches
 
     // The capture operator of replay activity `a`, or empty.

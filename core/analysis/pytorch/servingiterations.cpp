@@ -97,10 +97,14 @@ std::optional<IterationName> parseVllm(std::string_view name)
 const char *iterationKindName(IterationKind kind)
 {
     switch (kind) {
-    case IterationKind::Prefill: return "prefill";
-    case IterationKind::Decode: return "decode";
-    case IterationKind::Mixed: return "mixed";
-    case IterationKind::Unknown: break;
+    case IterationKind::Prefill:
+        return "prefill";
+    case IterationKind::Decode:
+        return "decode";
+    case IterationKind::Mixed:
+        return "mixed";
+    case IterationKind::Unknown:
+        break;
     }
     return "";
 }

@@ -10,7 +10,7 @@
 #include "core/analysis/pytorch/pytorchmemory.h"
 #include "core/analysis/pytorch/pytorchoverview.h"
 #include "core/analysis/pytorch/pytorchsteps.h"
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "core/io/memoryusage.h"
 #include "core/io/storecache.h"
 #include "core/io/traceloader.h"

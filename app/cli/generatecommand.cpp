@@ -2,9 +2,9 @@
 #include "jsonout.h"
 #include "options.h"
 
-#include "core/io/generator.h"
-#include "core/io/kinetorungenerator.h"
-#include "core/io/xspacerungenerator.h"
+#include "core/generate/generator.h"
+#include "core/generate/kinetorungenerator.h"
+#include "core/generate/xspacerungenerator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +18,20 @@ const char *const kGenerateUsage =
     "      --force. kineto writes a PyTorch profiler trace (*.pt.trace.json content: steps,\n"
     "      ops, CUDA launches, kernels on two GPUs, memory events, flows); its event count\n"
     "      includes metadata and flow records.\n"
+    "  generate --format kineto --shape training|moe|serving [--capture FILE] --events N\n"
+    "           [--seed S] [--force] [--json] OUT\n"
+    "      The workload the Kineto trace records. training (default): the trace above. moe: a\n"
+    "      MoE training step as recent Kineto writes it on an H800 (ProfilerStep#N; every\n"
+    "      launch's External id is its correlation id; FP8 grouped GEMMs, FlashAttention-3;\n"
+    "      DeepEP dispatch / combine kernels on their own stream, launched from Python under\n"
+    "      dispatch(F) / combine(F) annotations with no operator around them). serving: an\n"
+    "      SGLang-style server on a B300, no ProfilerStep: each iteration is a\n"
+    "      step[DECODE bs=N] (every 8th step[EXTEND bs=N toks=T]) annotation holding one\n"
+    "      cudaGraphLaunch from CUDAGraph.replay, its kernels sharing its correlation.\n"
+    "      --capture FILE (serving only) also writes the trace of that graph's capture:\n"
+    "      cudaStreamBeginCapture, one cudaLaunchKernel per graph kernel under the operator\n"
+    "      that recorded it (no kernel events), cudaStreamEndCapture; open the pair with\n"
+    "      kernel-stats OUT --capture FILE. Refuses an existing FILE without --force.\n"
     "  generate --format kineto --ranks N [--slow-rank R] --events E [--seed S] [--force]\n"
     "           [--json] OUTDIR\n"
     "      Write a distributed run: N Kineto rank traces OUTDIR/rank-<i>.<stamp>.pt.trace.json\n"
@@ -136,9 +150,10 @@ int runGenerate(int argc, char **argv)
 {
     ParsedArgs args;
     std::string error;
-    const std::vector<OptionSpec> specs = {{"events", true}, {"format", true},   {"seed", true},
-                                           {"force", false}, {"json", false},    {"help", false},
-                                           {"ranks", true},  {"slow-rank", true}};
+    const std::vector<OptionSpec> specs = {{"events", true}, {"format", true},    {"seed", true},
+                                           {"force", false}, {"json", false},     {"help", false},
+                                           {"ranks", true},  {"slow-rank", true}, {"shape", true},
+                                           {"capture", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("generate: " + error, kExitUsage);
     if (args.has("help")) {
@@ -163,6 +178,24 @@ int runGenerate(int argc, char **argv)
         return fail("generate: --seed needs a non-negative integer", kExitUsage);
     options.seed = seed;
 
+    if (args.has("shape")) {
+        if (options.format != core::GeneratedFormat::Kineto)
+            return fail("generate: --shape needs --format kineto", kExitUsage);
+        if (!core::parseKinetoShape(args.value("shape"), &options.kinetoShape))
+            return fail("generate: unknown --shape '" + args.value("shape")
+                            + "' (training, moe or serving)",
+                        kExitUsage);
+        if (args.has("ranks") && options.kinetoShape != core::KinetoShape::Training)
+            return fail("generate: --ranks writes training runs only (no --shape)", kExitUsage);
+    }
+    if (args.has("capture")) {
+        if (options.kinetoShape != core::KinetoShape::Serving)
+            return fail("generate: --capture needs --format kineto --shape serving", kExitUsage);
+        options.capturePath = args.value("capture");
+        if (options.capturePath.empty() || options.capturePath == args.positional.front())
+            return fail("generate: --capture needs a file other than OUT", kExitUsage);
+    }
+
     if (args.has("slow-rank") && !args.has("ranks"))
         return fail("generate: --slow-rank needs --ranks", kExitUsage);
     if (args.has("ranks"))
@@ -172,6 +205,9 @@ int runGenerate(int argc, char **argv)
     std::error_code ec;
     if (std::filesystem::exists(out, ec) && !args.has("force"))
         return fail(out + ": already exists (use --force to overwrite)");
+    if (!options.capturePath.empty() && std::filesystem::exists(options.capturePath, ec)
+        && !args.has("force"))
+        return fail(options.capturePath + ": already exists (use --force to overwrite)");
     auto stats = core::generateTrace(options, out);
     if (!stats)
         return fail(stats.message());
@@ -186,8 +222,13 @@ int runGenerate(int argc, char **argv)
             .value("counter_samples", s.counterSamples)
             .value("flows", s.flows)
             .value("steps", s.steps)
-            .value("time_span_ps", s.end - s.begin)
-            .beginArray("plane_list");
+            .value("time_span_ps", s.end - s.begin);
+        if (!s.captureFile.empty()) {
+            json.value("capture_file", s.captureFile)
+                .value("capture_events", s.captureEvents)
+                .value("capture_file_bytes", s.captureFileBytes);
+        }
+        json.beginArray("plane_list");
         for (const auto &p : s.planes) {
             json.beginObject()
                 .value("name", p.name)
@@ -203,6 +244,10 @@ int runGenerate(int argc, char **argv)
                     static_cast<unsigned long long>(s.steps),
                     static_cast<unsigned long long>(s.flows),
                     static_cast<unsigned long long>(s.fileBytes));
+        if (!s.captureFile.empty())
+            std::printf("%s: graph capture, %llu events, %llu bytes\n", s.captureFile.c_str(),
+                        static_cast<unsigned long long>(s.captureEvents),
+                        static_cast<unsigned long long>(s.captureFileBytes));
     }
     return kExitOk;
 }

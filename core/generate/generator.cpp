@@ -1,9 +1,9 @@
 // The synthetic workload behind generateTrace(): a data-parallel training loop, one step at a
 // time, so memory stays flat whatever the event count.
 
-#include "core/io/generator.h"
-#include "core/io/generatorsink.h"
-#include "core/io/kinetogenerator.h"
+#include "core/generate/generator.h"
+#include "core/generate/generatorsink.h"
+#include "core/generate/kinetogenerator.h"
 
 #include <algorithm>
 #include <array>
@@ -331,6 +331,49 @@ bool parseGeneratedFormat(const std::string &text, GeneratedFormat *format)
         return true;
     }
     return false;
+}
+
+Result<GeneratedTraceStats> generateKinetoTraceSummary(const GeneratorOptions &options,
+                                                       const std::string &path)
+{
+    auto generated = generateKinetoTrace(options, path);
+    if (!generated)
+        return generated.error();
+    const KinetoTraceStats &k = generated.value();
+    GeneratedTraceStats s;
+    const uint64_t host =
+        k.cpuOps + k.userAnnotations + k.pythonFunctions + k.runtime + k.memoryEvents;
+    s.events = k.events;
+    s.slices = host + k.kernels + k.memcpys + k.memsets + k.spans;
+    s.flows = k.ac2gFlowEnds;
+    s.steps = options.kinetoShape == KinetoShape::Serving ? k.iterations : k.steps;
+    s.fileBytes = k.fileBytes;
+    s.begin = k.beginNs * 1000;
+    s.end = k.endNs * 1000;
+    if (!options.capturePath.empty()) {
+        s.captureFile = options.capturePath;
+        s.captureEvents = k.captureEvents;
+        s.captureFileBytes = k.captureFileBytes;
+    }
+    s.planes.push_back({"CPU", k.hostThreads, host, 0});
+    for (size_t d = 0; d < k.deviceActivities.size(); ++d)
+        s.planes.push_back(
+            {"GPU " + std::to_string(d), k.deviceStreams[d], k.deviceActivities[d], 0});
+    s.planes.push_back({"Spans", 1, k.spans, 0});
+    return s;
+}
+
+bool parseKinetoShape(const std::string &text, KinetoShape *shape)
+{
+    if (text == "training")
+        *shape = KinetoShape::Training;
+    else if (text == "moe")
+        *shape = KinetoShape::Moe;
+    else if (text == "serving")
+        *shape = KinetoShape::Serving;
+    else
+        return false;
+    return true;
 }
 
 Result<GeneratedTraceStats> generateTrace(const GeneratorOptions &options, const std::string &path)

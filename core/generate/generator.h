@@ -21,11 +21,18 @@ namespace tracedesk::core {
 // Kineto: a PyTorch profiler trace, written by generateKinetoTrace() (kinetogenerator.h).
 enum class GeneratedFormat { XSpace, ChromeJson, Kineto };
 
+// The workload a Kineto trace records (kinetogenerator.h): a 2021-style training run, a MoE
+// training step as recent Kineto writes it, or a serving engine replaying a CUDA graph.
+enum class KinetoShape { Training, Moe, Serving };
+
 struct GeneratorOptions
 {
     uint64_t events = 100000;
     GeneratedFormat format = GeneratedFormat::XSpace;
     uint64_t seed = 1;
+    KinetoShape kinetoShape = KinetoShape::Training; // Kineto only
+    // Kineto serving only: also write the trace of the replayed graph's capture here.
+    std::string capturePath;
 };
 
 struct GeneratedPlaneStats
@@ -48,11 +55,18 @@ struct GeneratedTraceStats
     TimePs begin = 0;             // earliest start / latest end of anything written
     TimePs end = 0;
     std::vector<GeneratedPlaneStats> planes;   // planes that hold events
+    // The graph-capture trace written beside a Kineto serving trace (GeneratorOptions::
+    // capturePath); empty when none.
+    std::string captureFile;
+    uint64_t captureEvents = 0;
+    uint64_t captureFileBytes = 0;
 };
 
 Result<GeneratedTraceStats> generateTrace(const GeneratorOptions &options, const std::string &path);
 
 // "xspace" / "json" (also "chrome-json") / "kineto"; false for anything else.
 bool parseGeneratedFormat(const std::string &text, GeneratedFormat *format);
+// "training" / "moe" / "serving"; false for anything else.
+bool parseKinetoShape(const std::string &text, KinetoShape *shape);
 
 } // namespace tracedesk::core

@@ -1,8 +1,8 @@
 // XSpace and Chrome JSON sinks for the synthetic trace generator.
 
+#include "core/generate/generatorsink.h"
+#include "core/generate/xspacewriter.h"
 #include "core/io/chromejsonwriter.h"
-#include "core/io/generatorsink.h"
-#include "core/io/xspacewriter.h"
 
 namespace tracedesk::core::generator {
 

@@ -1,4 +1,4 @@
-#include "core/io/kinetoemitter.h"
+#include "core/generate/kinetoemitter.h"
 
 #include <algorithm>
 
@@ -14,6 +14,7 @@ constexpr int kCbidLaunchKernel = 211;
 constexpr int kCbidMemcpyAsync = 41;
 constexpr int kCbidMemsetAsync = 51;
 constexpr int kCbidStreamSynchronize = 131;
+constexpr int kCbidGraphLaunch = 311;
 
 std::string dim3Text(const std::array<int64_t, 3> &d)
 {
@@ -123,8 +124,23 @@ void KinetoEmitter::open(HostThread t, std::string_view name, OpCategory categor
     f.name = name;
     f.category = category;
     f.start = th.cursor;
-    f.externalId = m_nextExternalId++;
     m_args.clear();
+    if (category == OpCategory::PythonFunction) {
+        // The Python tracer's own ids: a frame names its caller, never an op.
+        f.externalId = 0;
+        f.pythonId = ++m_nextPythonId;
+        for (size_t i = th.depth - 1; i-- > 0;) {
+            if (th.stack[i].category == OpCategory::PythonFunction) {
+                m_args.integer("Python parent id", th.stack[i].pythonId);
+                break;
+            }
+        }
+        m_args.integer("Python id", f.pythonId).integer("Ev Idx", m_evIdx++);
+        f.args = m_args.text();
+        th.cursor += m_random.ns(400, 2500);
+        return;
+    }
+    f.externalId = m_nextExternalId++;
     m_args.integer("External id", f.externalId).integer("Record function id", 0);
     if (args.sequence >= 0)
         m_args.integer("Sequence number", args.sequence);
@@ -145,10 +161,22 @@ void KinetoEmitter::close(HostThread t)
     Thread &th = thread(t);
     Frame &f = th.stack[--th.depth];
     th.cursor += m_random.ns(300, 1800);
-    const bool annotation = f.category == OpCategory::UserAnnotation;
-    m_writer.complete(annotation ? "user_annotation" : "cpu_op", f.name, m_pid, th.tid, f.start,
-                      th.cursor - f.start, f.args);
-    ++(annotation ? m_stats.userAnnotations : m_stats.cpuOps);
+    switch (f.category) {
+    case OpCategory::CpuOp:
+        m_writer.complete("cpu_op", f.name, m_pid, th.tid, f.start, th.cursor - f.start, f.args);
+        ++m_stats.cpuOps;
+        break;
+    case OpCategory::UserAnnotation:
+        m_writer.complete("user_annotation", f.name, m_pid, th.tid, f.start, th.cursor - f.start,
+                          f.args);
+        ++m_stats.userAnnotations;
+        break;
+    case OpCategory::PythonFunction:
+        m_writer.complete("python_function", f.name, m_pid, th.tid, f.start, th.cursor - f.start,
+                          f.args);
+        ++m_stats.pythonFunctions;
+        break;
+    }
 }
 
 uint64_t KinetoEmitter::fwdbwdStart(HostThread t)
@@ -180,16 +208,23 @@ KinetoEmitter::Queue &KinetoEmitter::queue(GpuQueue q)
     return m_queues.back();
 }
 
-std::pair<int64_t, int64_t> KinetoEmitter::launch(HostThread t, std::string_view name, int cbid)
+int64_t KinetoEmitter::externalIdFor(HostThread t, int64_t correlation)
+{
+    return m_mirrorExternalIds ? correlation : top(t).externalId;
+}
+
+std::pair<int64_t, int64_t> KinetoEmitter::launch(HostThread t, std::string_view name, int cbid,
+                                                  bool fromOp)
 {
     Thread &th = thread(t);
     const int64_t correlation = m_nextCorrelation++;
     const int64_t start = th.cursor + m_random.ns(300, 1500);
     const int64_t duration = m_random.ns(2500, 9000);
+    const int64_t externalId = fromOp || m_mirrorExternalIds ? externalIdFor(t, correlation) : 0;
     m_args.clear();
-    m_args.integer("External id", top(t).externalId)
-        .integer("cbid", cbid)
-        .integer("correlation", correlation);
+    if (externalId != 0)
+        m_args.integer("External id", externalId);
+    m_args.integer("cbid", cbid).integer("correlation", correlation);
     m_writer.complete("cuda_runtime", name, m_pid, th.tid, start, duration, m_args.text());
     m_writer.flow(true, "ac2g", uint64_t(correlation), m_pid, th.tid, start);
     ++m_stats.runtime;
@@ -215,13 +250,13 @@ void KinetoEmitter::kernel(HostThread t, GpuQueue q, const KernelSpec &k,
     Queue &queue = this->queue(q);
     const int64_t duration = m_random.ns(int64_t(k.minUs) * 1000, int64_t(k.maxUs) * 1000);
     const int64_t start = schedule(queue, earliest, duration);
-    writeKernel(top(t).externalId, correlation, q, k, grid, start, duration, extra);
+    writeKernel(externalIdFor(t, correlation), correlation, q, k, grid, start, duration, extra);
 }
 
 KernelLaunch KinetoEmitter::launchKernel(HostThread t)
 {
     const auto [correlation, earliest] = launch(t, "cudaLaunchKernel", kCbidLaunchKernel);
-    return {correlation, earliest, top(t).externalId};
+    return {correlation, earliest, externalIdFor(t, correlation)};
 }
 
 int64_t KinetoEmitter::readyAt(GpuQueue q, int64_t earliest)
@@ -259,8 +294,9 @@ void KinetoEmitter::writeKernel(int64_t externalId, int64_t correlation, GpuQueu
         std::min(double(active), blocksPerSm) * double(threads) / m_gpu.maxThreadsPerMultiprocessor;
 
     m_args.clear();
-    m_args.integer("External id", externalId)
-        .integer("queued", 0)
+    if (externalId != 0)
+        m_args.integer("External id", externalId);
+    m_args.integer("queued", 0)
         .integer("device", q.device)
         .integer("context", kContext)
         .integer("stream", q.stream)
@@ -276,6 +312,7 @@ void KinetoEmitter::writeKernel(int64_t externalId, int64_t correlation, GpuQueu
     m_writer.complete("kernel", k.name, q.device, q.stream, start, duration, m_args.text());
     m_writer.flow(false, "ac2g", uint64_t(correlation), q.device, q.stream, start);
     ++m_stats.kernels;
+    ++m_stats.ac2gFlowEnds;
 }
 
 void KinetoEmitter::memcpy(HostThread t, GpuQueue q, std::string_view name, int64_t bytes,
@@ -285,7 +322,8 @@ void KinetoEmitter::memcpy(HostThread t, GpuQueue q, std::string_view name, int6
     const int64_t duration = int64_t(double(bytes) / gbPerS) + m_random.ns(800, 2500);
     const int64_t start = schedule(queue(q), earliest, duration);
     m_args.clear();
-    m_args.integer("External id", top(t).externalId);
+    if (const int64_t externalId = externalIdFor(t, correlation); externalId != 0)
+        m_args.integer("External id", externalId);
     if (fromDevice >= 0) {
         m_args.integer("fromDevice", fromDevice)
             .integer("inDevice", q.device)
@@ -307,6 +345,7 @@ void KinetoEmitter::memcpy(HostThread t, GpuQueue q, std::string_view name, int6
     m_writer.complete("gpu_memcpy", name, q.device, q.stream, start, duration, m_args.text());
     m_writer.flow(false, "ac2g", uint64_t(correlation), q.device, q.stream, start);
     ++m_stats.memcpys;
+    ++m_stats.ac2gFlowEnds;
 }
 
 void KinetoEmitter::memset(HostThread t, GpuQueue q, int64_t bytes)
@@ -315,8 +354,9 @@ void KinetoEmitter::memset(HostThread t, GpuQueue q, int64_t bytes)
     const int64_t duration = bytes / 600 + m_random.ns(900, 2200);
     const int64_t start = schedule(queue(q), earliest, duration);
     m_args.clear();
-    m_args.integer("External id", top(t).externalId)
-        .integer("device", q.device)
+    if (const int64_t externalId = externalIdFor(t, correlation); externalId != 0)
+        m_args.integer("External id", externalId);
+    m_args.integer("device", q.device)
         .integer("context", kContext)
         .integer("stream", q.stream)
         .integer("correlation", correlation)
@@ -326,6 +366,7 @@ void KinetoEmitter::memset(HostThread t, GpuQueue q, int64_t bytes)
                       m_args.text());
     m_writer.flow(false, "ac2g", uint64_t(correlation), q.device, q.stream, start);
     ++m_stats.memsets;
+    ++m_stats.ac2gFlowEnds;
 }
 
 void KinetoEmitter::streamSync(HostThread t, GpuQueue q)
@@ -335,14 +376,51 @@ void KinetoEmitter::streamSync(HostThread t, GpuQueue q)
     const int64_t end =
         std::max(start + m_random.ns(1500, 4000), queue(q).free + m_random.ns(1000, 3000));
     // No GPU record is written for the sync, so no flow either (an "s" would stay unmatched).
+    const int64_t correlation = m_nextCorrelation++;
     m_args.clear();
-    m_args.integer("External id", top(t).externalId)
-        .integer("cbid", kCbidStreamSynchronize)
-        .integer("correlation", m_nextCorrelation++);
+    if (const int64_t externalId = externalIdFor(t, correlation); externalId != 0)
+        m_args.integer("External id", externalId);
+    m_args.integer("cbid", kCbidStreamSynchronize).integer("correlation", correlation);
     m_writer.complete("cuda_runtime", "cudaStreamSynchronize", m_pid, th.tid, start, end - start,
                       m_args.text());
     ++m_stats.runtime;
     th.cursor = end;
+}
+
+void KinetoEmitter::graphLaunch(HostThread t, GpuQueue q, const std::vector<GraphNode> &nodes,
+                                int64_t graphId, int scalePercent)
+{
+    const auto [correlation, earliest] =
+        launch(t, "cudaGraphLaunch", kCbidGraphLaunch, /*fromOp=*/false);
+    const int64_t externalId = m_mirrorExternalIds ? correlation : 0;
+    Queue &queue = this->queue(q);
+    KinetoArgs graph;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        const KernelSpec &k = *nodes[n].kernel;
+        const int64_t duration =
+            m_random.ns(int64_t(k.minUs) * 1000, int64_t(k.maxUs) * 1000) * scalePercent / 100;
+        const int64_t start = schedule(queue, earliest, duration);
+        graph.clear();
+        graph.integer("graph id", graphId).integer("graph node id", graphId * 4096 + int64_t(n));
+        writeKernel(externalId, correlation, q, k, nodes[n].grid, start, duration, graph.text());
+    }
+}
+
+void KinetoEmitter::capturedLaunch(HostThread t)
+{
+    launch(t, "cudaLaunchKernel", kCbidLaunchKernel);
+}
+
+void KinetoEmitter::runtimeCall(HostThread t, std::string_view name, int cbid)
+{
+    Thread &th = thread(t);
+    const int64_t start = th.cursor + m_random.ns(300, 1500);
+    const int64_t duration = m_random.ns(1500, 6000);
+    m_args.clear();
+    m_args.integer("cbid", cbid).integer("correlation", m_nextCorrelation++);
+    m_writer.complete("cuda_runtime", name, m_pid, th.tid, start, duration, m_args.text());
+    ++m_stats.runtime;
+    th.cursor = start + duration;
 }
 
 Allocation KinetoEmitter::allocate(HostThread t, int device, int64_t bytes)

@@ -1,20 +1,22 @@
 #pragma once
 
 // KinetoEmitter: the vocabulary of a Kineto trace that the synthetic workloads
-// (kinetogenerator.cpp, kinetorungenerator.cpp) speak in — nested host ops, CUDA runtime calls
-// and the GPU work they enqueue, [memory] instants, fwdbwd links — turned into KinetoJsonWriter
-// records with consistent ids, times and counts.
+// (kinetogenerator.cpp, kinetorungenerator.cpp, kinetomoeshape.cpp, kinetoservingshape.cpp)
+// speak in — nested host ops and Python frames, CUDA runtime calls and the GPU work they
+// enqueue, CUDA graph replays and captures, [memory] instants, fwdbwd links — turned into
+// KinetoJsonWriter records with consistent ids, times and counts.
 //
 // Invariants it keeps so the workload need not: ops on a thread nest properly (a parent is
 // written when it closes, after its children); a GPU activity never starts before its launch
 // nor before the previous activity of its stream or of the model's dependency chain; every
-// launch writes one ac2g "s" on the runtime call and one "f" on the GPU activity, both with
-// id = correlation; External ids are unique and increase with op start; a free names the Addr
-// of an earlier allocation on the same device. Times are ns relative to baseTimeNanoseconds.
+// launch writes one ac2g "s" on the runtime call and one "f" on each of its GPU activities (one,
+// or every kernel of a graph), all with id = correlation; External ids are unique and increase
+// with op start; a free names the Addr of an earlier allocation on the same device. Times are
+// ns relative to baseTimeNanoseconds.
 // Memory: the open-op stack only. Single-threaded.
 
-#include "core/io/kinetogenerator.h"
-#include "core/io/kinetojsonwriter.h"
+#include "core/generate/kinetogenerator.h"
+#include "core/generate/kinetojsonwriter.h"
 
 #include <array>
 #include <string>
@@ -47,7 +49,7 @@ private:
 };
 
 enum class HostThread : uint8_t { Main, Autograd };
-enum class OpCategory : uint8_t { CpuOp, UserAnnotation };
+enum class OpCategory : uint8_t { CpuOp, UserAnnotation, PythonFunction };
 
 // One GPU model, the same for every device (deviceProperties and the occupancy estimate).
 struct GpuModel
@@ -66,6 +68,13 @@ struct KernelSpec
     int registers;    // per thread
     int sharedMemory; // bytes per block
     int minUs, maxUs; // duration range
+};
+
+// One kernel node of a CUDA graph (graphLaunch()).
+struct GraphNode
+{
+    const KernelSpec *kernel = nullptr;
+    std::array<int64_t, 3> grid{};
 };
 
 struct GpuQueue
@@ -116,6 +125,13 @@ public:
     // The "PyTorch Profiler (0)" Trace span over the whole window and "Record Window End".
     void windowEnd(int64_t endNs);
 
+    // Recent Kineto writes each launch's and GPU activity's correlation id as its External id,
+    // not the enclosing op's (PYTORCH.md 1.7); ops keep their own ids. Call before any launch.
+    void mirrorExternalIds() { m_mirrorExternalIds = true; }
+    // CUPTI's correlation counter runs over every API call of the process, so real ids are far
+    // above the ops' External ids.
+    void startCorrelationsAt(int64_t first) { m_nextCorrelation = first; }
+
     SplitMix &random() { return m_random; }
     int64_t now(HostThread t) const { return m_threads[size_t(t)].cursor; }
     int64_t tid(HostThread t) const { return m_threads[size_t(t)].tid; }
@@ -123,6 +139,8 @@ public:
     void join(HostThread waiting, HostThread on);
     void advance(HostThread t, int64_t ns) { m_threads[size_t(t)].cursor += ns; }
 
+    // Python frames (OpCategory::PythonFunction) carry Python ids instead of an External id, so
+    // a launch under one names no op.
     void open(HostThread t, std::string_view name, OpCategory category, const OpArgs &args = {});
     void close(HostThread t);
     // A fwdbwd flow: start() binds to the innermost open op of `t` and returns the flow id.
@@ -146,6 +164,17 @@ public:
     // cudaStreamSynchronize: returns once everything queued on `q` has finished.
     void streamSync(HostThread t, GpuQueue q);
 
+    // cudaGraphLaunch: the graph's kernels run back to back on `q` in node order, all with the
+    // launch's correlation and no External id (a replay runs no op). Kernel times are drawn from
+    // each spec's range and scaled by `scalePercent` (a prefill batch's longer sequences).
+    void graphLaunch(HostThread t, GpuQueue q, const std::vector<GraphNode> &nodes, int64_t graphId,
+                     int scalePercent = 100);
+    // cudaLaunchKernel on a capturing stream: the kernel becomes a graph node and does not run,
+    // so the call has its "s" but no GPU activity.
+    void capturedLaunch(HostThread t);
+    // A runtime call that enqueues no GPU work (cudaStreamBeginCapture, ...): no flow.
+    void runtimeCall(HostThread t, std::string_view name, int cbid);
+
     Allocation allocate(HostThread t, int device, int64_t bytes);
     void release(HostThread t, const Allocation &a);
     // Start addresses over once nothing is live (the caching allocator reuses its blocks).
@@ -159,7 +188,8 @@ private:
         std::string_view name;
         OpCategory category;
         int64_t start = 0;
-        int64_t externalId = 0;
+        int64_t externalId = 0; // 0 for a Python frame
+        int64_t pythonId = 0;   // Python frames only
         std::string args;
     };
     struct Thread
@@ -187,10 +217,15 @@ private:
     Frame &top(HostThread t);
     Queue &queue(GpuQueue q);
     Arena &arena(int device) { return m_arenas[size_t(device + 1)]; }
-    // Writes the runtime call and its "s"; returns {correlation, earliest GPU start}.
-    std::pair<int64_t, int64_t> launch(HostThread t, std::string_view name, int cbid);
+    // Writes the runtime call and its "s"; returns {correlation, earliest GPU start}. `fromOp`:
+    // the call carries the innermost op's External id (unless mirrored).
+    std::pair<int64_t, int64_t> launch(HostThread t, std::string_view name, int cbid,
+                                       bool fromOp = true);
+    // The External id a launch and its GPU work carry; 0 writes none.
+    int64_t externalIdFor(HostThread t, int64_t correlation);
     // Places a GPU activity of `duration` on `q` after its dependencies; returns its start.
     int64_t schedule(Queue &q, int64_t earliest, int64_t duration);
+    // `externalId` 0 writes none.
     void writeKernel(int64_t externalId, int64_t correlation, GpuQueue q, const KernelSpec &k,
                      std::array<int64_t, 3> grid, int64_t start, int64_t duration,
                      std::string_view extra);
@@ -209,7 +244,9 @@ private:
     int64_t m_nextExternalId = 1;
     int64_t m_nextCorrelation = 1;
     uint64_t m_nextFwdBwd = 1;
+    int64_t m_nextPythonId = 0;
     int64_t m_evIdx = 0;
+    bool m_mirrorExternalIds = false;
     KinetoArgs m_args;
 };
 

@@ -3,10 +3,11 @@
 // at a time so memory stays flat whatever the event count. The model's shape comes from the
 // seed; every step has the same structure with fresh durations.
 
-#include "core/io/kinetogenerator.h"
+#include "core/generate/kinetogenerator.h"
 
-#include "core/io/kinetoemitter.h"
-#include "core/io/kinetomodel.h"
+#include "core/generate/kinetoemitter.h"
+#include "core/generate/kinetomodel.h"
+#include "core/generate/kinetoshapes.h"
 
 #include <algorithm>
 
@@ -442,6 +443,16 @@ void Workload::finishStep()
 Result<KinetoTraceStats> generateKinetoTrace(const GeneratorOptions &options,
                                              const std::string &path)
 {
+    switch (options.kinetoShape) {
+    case KinetoShape::Moe:
+        return generator::generateKinetoMoeTrace(options, path);
+    case KinetoShape::Serving:
+        return generator::generateKinetoServingTrace(options, path);
+    case KinetoShape::Training:
+        break;
+    }
+    if (!options.capturePath.empty())
+        return fileError(options.capturePath, "is written only with the serving shape");
     KinetoTraceStats stats;
     stats.firstStep = kFirstStep;
     stats.gpus = kGpus;
@@ -460,30 +471,6 @@ Result<KinetoTraceStats> generateKinetoTrace(const GeneratorOptions &options,
     stats.events = writer.events();
     stats.fileBytes = written.value();
     return stats;
-}
-
-Result<GeneratedTraceStats> generateKinetoTraceSummary(const GeneratorOptions &options,
-                                                       const std::string &path)
-{
-    auto generated = generateKinetoTrace(options, path);
-    if (!generated)
-        return generated.error();
-    const KinetoTraceStats &k = generated.value();
-    GeneratedTraceStats s;
-    const uint64_t host = k.cpuOps + k.userAnnotations + k.runtime + k.memoryEvents;
-    s.events = k.events;
-    s.slices = host + k.kernels + k.memcpys + k.memsets + k.spans;
-    s.flows = k.ac2gFlows;
-    s.steps = k.steps;
-    s.fileBytes = k.fileBytes;
-    s.begin = k.beginNs * 1000;
-    s.end = k.endNs * 1000;
-    s.planes.push_back({"CPU", 2, host, 0});
-    for (size_t d = 0; d < k.deviceActivities.size(); ++d)
-        s.planes.push_back(
-            {"GPU " + std::to_string(d), k.deviceStreams[d], k.deviceActivities[d], 0});
-    s.planes.push_back({"Spans", 1, k.spans, 0});
-    return s;
 }
 
 } // namespace tracedesk::core

@@ -1,4 +1,4 @@
-#include "core/io/kinetojsonwriter.h"
+#include "core/generate/kinetojsonwriter.h"
 
 #include "core/io/chromejsonwriter.h"
 

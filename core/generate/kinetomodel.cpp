@@ -1,4 +1,4 @@
-#include "core/io/kinetomodel.h"
+#include "core/generate/kinetomodel.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -134,9 +134,19 @@ std::string rankListJson(int worldSize)
 
 std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank, int worldSize)
 {
-    const GpuModel &g = kA100;
+    KinetoHeaderSpec spec;
+    spec.gpus = gpus;
+    spec.rank = rank;
+    spec.worldSize = worldSize;
+    return kinetoHeader(spec, baseTimeNs);
+}
+
+std::string kinetoHeader(const KinetoHeaderSpec &spec, int64_t baseTimeNs)
+{
+    const GpuModel &g = *spec.gpu;
+    const int worldSize = spec.worldSize;
     std::string devices;
-    for (int d = 0; d < gpus; ++d) {
+    for (int d = 0; d < spec.gpus; ++d) {
         KinetoArgs p;
         p.integer("id", d)
             .string("name", g.name)
@@ -162,21 +172,21 @@ std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank, int worldSize)
         .raw("ranks", rankListJson(worldSize));
     KinetoArgs distributed;
     distributed.string("backend", "nccl")
-        .integer("rank", rank)
+        .integer("rank", spec.rank)
         .integer("world_size", worldSize)
         .integer("pg_count", 1)
         .raw("pg_config", "[{" + group.text() + "}]")
-        .string("nccl_version", "2.21.5");
+        .string("nccl_version", spec.ncclVersion);
     KinetoArgs top;
     top.integer("schemaVersion", 1)
         .raw("deviceProperties", "[" + devices + "\n]")
         .raw("distributedInfo", "{" + distributed.text() + "}")
-        .integer("cuda_runtime_version", 12040)
-        .integer("cuda_driver_version", 12080)
-        .integer("cupti_version", 22)
+        .integer("cuda_runtime_version", spec.cudaRuntimeVersion)
+        .integer("cuda_driver_version", spec.cudaDriverVersion)
+        .integer("cupti_version", spec.cuptiVersion)
         .integer("record_shapes", 1)
-        .integer("profile_memory", 1)
-        .integer("with_stack", 0)
+        .integer("profile_memory", spec.profileMemory ? 1 : 0)
+        .integer("with_stack", spec.withStack ? 1 : 0)
         .string("displayTimeUnit", "ms")
         .integer("baseTimeNanoseconds", baseTimeNs);
     // One member per line keeps the header readable with head(1).
@@ -191,11 +201,11 @@ std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank, int worldSize)
     return text;
 }
 
-std::string kinetoTrailer(int64_t pid, int64_t stampNs)
+std::string kinetoTrailer(int64_t pid, int64_t stampNs, std::string_view worker)
 {
     KinetoArgs t;
-    t.string("traceName", "/tmp/tracedesk/trainer_" + std::to_string(pid) + "." +
-                              std::to_string(stampNs) + ".pt.trace.json");
+    t.string("traceName", "/tmp/tracedesk/" + std::string(worker) + "_" + std::to_string(pid) +
+                              "." + std::to_string(stampNs) + ".pt.trace.json");
     return t.text();
 }
 

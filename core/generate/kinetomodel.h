@@ -5,7 +5,7 @@
 // kernels it launches and the top-level members of the trace. Derived from the seed alone, built
 // once, read-only afterwards.
 
-#include "core/io/kinetoemitter.h"
+#include "core/generate/kinetoemitter.h"
 
 #include <array>
 #include <cstdint>
@@ -27,6 +27,33 @@ inline constexpr GpuModel kA100 = {"NVIDIA A100-SXM4-80GB",
                                    167936,
                                    166912,
                                    108};
+// The GPUs of the MoE training (kinetomoeshape.cpp) and serving (kinetoservingshape.cpp) shapes.
+inline constexpr GpuModel kH800 = {"NVIDIA H800",
+                                   85045493760ull,
+                                   9,
+                                   0,
+                                   1024,
+                                   2048,
+                                   65536,
+                                   65536,
+                                   32,
+                                   49152,
+                                   233472,
+                                   232448,
+                                   132};
+inline constexpr GpuModel kB300 = {"NVIDIA B300",
+                                   287537299456ull,
+                                   10,
+                                   3,
+                                   1024,
+                                   2048,
+                                   65536,
+                                   65536,
+                                   32,
+                                   49152,
+                                   233472,
+                                   232448,
+                                   148};
 
 // Tensor-core kernels are named as cuBLAS / cuDNN name them (sm80_xmma_*, volta_h884*), so
 // name-based tensor-core detection finds them; the others are ordinary ATen / NCCL kernels.
@@ -220,14 +247,31 @@ KinetoModel makeKinetoModel(uint64_t seed);
 int64_t ceilDiv(int64_t a, int64_t b);
 std::array<int64_t, 3> elementwiseGrid(int64_t elements);
 
+// What the top-level members say about the run that was profiled.
+struct KinetoHeaderSpec
+{
+    const GpuModel *gpu = &kA100;
+    int gpus = 1;
+    int rank = 0;
+    int worldSize = 1;
+    int cudaRuntimeVersion = 12040;
+    int cudaDriverVersion = 12080;
+    int cuptiVersion = 22;
+    bool profileMemory = true;
+    bool withStack = false; // the Python tracer ran (python_function events)
+    const char *ncclVersion = "2.21.5";
+};
+
 // The top-level members before traceEvents: schemaVersion, deviceProperties (one per GPU),
 // distributedInfo (`rank` of `worldSize`, nccl, one process group of every rank), a few run
 // properties, displayTimeUnit, baseTimeNanoseconds.
+std::string kinetoHeader(const KinetoHeaderSpec &spec, int64_t baseTimeNs);
+// The A100 training runs' header.
 std::string kinetoHeader(int gpus, int64_t baseTimeNs, int rank = 0, int worldSize = 1);
 // "[0,1,...,worldSize-1]".
 std::string rankListJson(int worldSize);
-// The member after traceEvents: a traceName made from the pid and the window's epoch start,
-// not the output path, so the bytes depend on the options alone.
-std::string kinetoTrailer(int64_t pid, int64_t stampNs);
+// The member after traceEvents: a traceName made from the worker name, the pid and the
+// window's epoch start, not the output path, so the bytes depend on the options alone.
+std::string kinetoTrailer(int64_t pid, int64_t stampNs, std::string_view worker = "trainer");
 
 } // namespace tracedesk::core::generator

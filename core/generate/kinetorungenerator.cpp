@@ -3,10 +3,10 @@
 // buckets during the backward pass. The ranks advance together one collective at a time so
 // that each collective's end can depend on when the last rank arrives.
 
-#include "core/io/kinetorungenerator.h"
+#include "core/generate/kinetorungenerator.h"
 
-#include "core/io/kinetoemitter.h"
-#include "core/io/kinetomodel.h"
+#include "core/generate/kinetoemitter.h"
+#include "core/generate/kinetomodel.h"
 
 #include <algorithm>
 #include <cstdint>

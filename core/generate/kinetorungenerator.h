@@ -23,7 +23,7 @@
 // unless `overwrite`; nothing is written when any is refused. Single-threaded.
 
 #include "core/base/result.h"
-#include "core/io/kinetogenerator.h"
+#include "core/generate/kinetogenerator.h"
 #include "core/io/rankrunoptions.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
-#include "core/io/xspacerungenerator.h"
+#include "core/generate/xspacerungenerator.h"
 
-#include "core/io/kinetoemitter.h"
-#include "core/io/xspacewriter.h"
+#include "core/generate/kinetoemitter.h"
+#include "core/generate/xspacewriter.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "core/io/xspacewriter.h"
+#include "core/generate/xspacewriter.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,7 +3,7 @@
 
 #include "app/gui/mainwindow.h"
 #include "core/capture/recordedprofilerserver.h"
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "views/capture/capturedialog.h"
 
 #include <QAction>

@@ -12,7 +12,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/recentfiles.h"
 #include "app/gui/startup.h"
-#include "core/io/kinetorungenerator.h"
+#include "core/generate/kinetorungenerator.h"
 #include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/distributed/rankpickerdialog.h"
 #include "views/timeline/timelinewidget.h"

@@ -8,7 +8,7 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/recentfiles.h"
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "views/timeline/timelinestate.h"
 #include "views/timeline/timelinewidget.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/capture/capturesession.h"
 #include "core/capture/recordedprofilerserver.h"
-#include "core/io/xspacewriter.h"
+#include "core/generate/xspacewriter.h"
 
 #include <QCryptographicHash>
 #include <QTemporaryDir>

@@ -10,7 +10,7 @@
 
 #include "core/capture/capturesession.h"
 #include "core/capture/recordedprofilerserver.h"
-#include "core/io/xspacewriter.h"
+#include "core/generate/xspacewriter.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

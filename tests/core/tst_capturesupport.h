@@ -4,7 +4,7 @@
 // listing of what a logdir holds.
 
 #include "core/capture/capturesession.h"
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -6,7 +6,7 @@
 // any comparison by interned id instead of by name would fail. Also writes a trace as an
 // XSpace file for the CLI tests.
 
-#include "core/io/xspacewriter.h"
+#include "core/generate/xspacewriter.h"
 #include "core/model/tracebuilder.h"
 
 #include <algorithm>

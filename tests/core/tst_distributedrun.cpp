@@ -8,9 +8,9 @@
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/distributedsummary.h"
 #include "core/analysis/distributed/runview.h"
-#include "core/io/kinetorungenerator.h"
+#include "core/generate/kinetorungenerator.h"
+#include "core/generate/xspacerungenerator.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacerungenerator.h"
 #include "support/clirun.h"
 #include "support/kinetofixtures.h"
 

@@ -7,8 +7,8 @@
 
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/distributedsummary.h"
+#include "core/generate/xspacerungenerator.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacerungenerator.h"
 
 #include "support/clirun.h"
 

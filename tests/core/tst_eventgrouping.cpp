@@ -4,8 +4,8 @@
 // read from the code under test.
 
 #include "core/analysis/steps.h"
+#include "core/generate/xspacewriter.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacewriter.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,8 +1,8 @@
 // Synthetic traces: deterministic bytes, the counts the generator reports are what the readers
 // load, and both formats describe the same slices and time span.
 
+#include "core/generate/generator.h"
 #include "core/io/chromejsonwriter.h"
-#include "core/io/generator.h"
 #include "core/io/traceloader.h"
 
 #include <QTemporaryDir>

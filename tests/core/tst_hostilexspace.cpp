@@ -3,7 +3,7 @@
 // file and says what is wrong. None may crash, hang or take much memory. Inputs are written at
 // test time, byte by byte, with a tiny protobuf encoder, so each case is exactly what it says.
 
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "core/io/memoryguard.h"
 #include "core/io/memoryusage.h"
 #include "core/io/storefile.h"

@@ -3,8 +3,8 @@
 
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
+#include "core/generate/xspacewriter.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacewriter.h"
 #include "core/model/tracebuilder.h"
 
 #include "xplane.pb.h"

@@ -1,11 +1,14 @@
 // Synthetic Kineto traces: valid JSON, byte-identical per seed, the per-kind counts the generator
 // reports recounted from the JSON, launch flows and External ids that bind, paired memory
-// events, and the store's view of the file (one device plane per GPU, the steps).
+// events, and the store's view of the file (one device plane per GPU, the steps). The MoE and
+// serving shapes and the serving graph's capture are checked on their own terms: External ids
+// that mirror correlations, DeepEP launches owned by annotations only, iterations instead of
+// steps, graph launches shared by their kernels, captured launches that never run.
 
+#include "core/generate/generator.h"
+#include "core/generate/kinetogenerator.h"
+#include "core/generate/kinetojsonwriter.h"
 #include "core/io/chromejsonreader.h"
-#include "core/io/generator.h"
-#include "core/io/kinetogenerator.h"
-#include "core/io/kinetojsonwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +16,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QRegularExpression>
+
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -39,15 +45,30 @@ struct Generated
     std::string bytes;
     QJsonObject top;
     QJsonArray events;
+    std::string captureBytes; // with a graph capture written beside
+    QJsonArray captureEvents;
 };
 
-Generated generate(uint64_t events, uint64_t seed)
+QJsonObject parse(const std::string &bytes)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(bytes), &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("JSON error at %d: %s", error.offset, qPrintable(error.errorString()));
+    return doc.object();
+}
+
+Generated generate(uint64_t events, uint64_t seed, KinetoShape shape = KinetoShape::Training,
+                   bool capture = false)
 {
     QTemporaryDir dir;
     GeneratorOptions options;
     options.events = events;
     options.seed = seed;
     options.format = GeneratedFormat::Kineto;
+    options.kinetoShape = shape;
+    if (capture)
+        options.capturePath = dir.filePath("capture.pt.trace.json").toStdString();
     const std::string path = dir.filePath("gen.pt.trace.json").toStdString();
     Generated g;
     auto r = generateKinetoTrace(options, path);
@@ -57,13 +78,83 @@ Generated generate(uint64_t events, uint64_t seed)
     }
     g.stats = r.value();
     g.bytes = readAll(path);
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(g.bytes), &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("JSON error at %d: %s", error.offset, qPrintable(error.errorString()));
-    g.top = doc.object();
+    g.top = parse(g.bytes);
     g.events = g.top.value("traceEvents").toArray();
+    if (capture) {
+        g.captureBytes = readAll(options.capturePath);
+        g.captureEvents = parse(g.captureBytes).value("traceEvents").toArray();
+    }
     return g;
+}
+
+// The X events of `events` on the thread of `e` that enclose it, outermost first.
+std::vector<QJsonObject> enclosing(const QJsonArray &events, const QJsonObject &e)
+{
+    const int64_t begin = ns(e.value("ts")), end = begin + ns(e.value("dur"));
+    std::vector<QJsonObject> out;
+    for (const QJsonValue &v : events) {
+        const QJsonObject o = v.toObject();
+        const int64_t b = ns(o.value("ts"));
+        if (o.value("ph").toString() != "X" || o == e || o.value("tid") != e.value("tid") ||
+            o.value("pid") != e.value("pid") || b > begin || b + ns(o.value("dur")) < end)
+            continue;
+        out.push_back(o);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const QJsonObject &a, const QJsonObject &b) {
+        return ns(a.value("ts")) < ns(b.value("ts"));
+    });
+    return out;
+}
+
+bool hasCategory(const std::vector<QJsonObject> &list, const QString &cat)
+{
+    return std::any_of(list.begin(), list.end(),
+                       [&](const QJsonObject &o) { return o.value("cat").toString() == cat; });
+}
+
+int64_t arg(const QJsonObject &e, const char *key, int64_t absent = -1)
+{
+    return e.value("args").toObject().value(key).toInteger(absent);
+}
+
+// The counts generateKinetoTrace() reports, recounted from the JSON; they add up to `events`.
+void verifyKindCounts(const QJsonArray &events, const KinetoTraceStats &s)
+{
+    std::map<std::pair<QString, QString>, uint64_t> byKind;
+    uint64_t memory = 0;
+    for (const QJsonValue &v : events) {
+        const QJsonObject e = v.toObject();
+        ++byKind[{e.value("ph").toString(), e.value("cat").toString()}];
+        memory += e.value("name").toString() == "[memory]";
+    }
+    const auto count = [&](const char *ph, const char *cat) {
+        return byKind[{QString(ph), QString(cat)}];
+    };
+    QCOMPARE(uint64_t(events.size()), s.events);
+    QCOMPARE(count("M", ""), s.metadata);
+    QCOMPARE(count("X", "user_annotation"), s.userAnnotations);
+    QCOMPARE(count("X", "cpu_op"), s.cpuOps);
+    QCOMPARE(count("X", "python_function"), s.pythonFunctions);
+    QCOMPARE(count("X", "cuda_runtime"), s.runtime);
+    QCOMPARE(count("X", "kernel"), s.kernels);
+    QCOMPARE(count("X", "gpu_memcpy"), s.memcpys);
+    QCOMPARE(count("X", "gpu_memset"), s.memsets);
+    QCOMPARE(count("i", "cpu_instant_event"), s.memoryEvents);
+    QCOMPARE(memory, s.memoryEvents);
+    QCOMPARE(count("s", "ac2g"), s.ac2gFlows);
+    QCOMPARE(count("f", "ac2g"), s.ac2gFlowEnds);
+    QCOMPARE(count("s", "fwdbwd"), s.fwdbwdFlows);
+    QCOMPARE(count("f", "fwdbwd"), s.fwdbwdFlows);
+    QCOMPARE(count("X", "Trace"), s.spans);
+    QCOMPARE(count("i", ""), s.globalInstants);
+    uint64_t sum = 0;
+    for (const auto &[kind, n] : byKind)
+        sum += n;
+    QCOMPARE(sum, s.events);
+    QCOMPARE(s.metadata + s.userAnnotations + s.cpuOps + s.pythonFunctions + s.runtime + s.kernels +
+                 s.memcpys + s.memsets + s.memoryEvents + s.ac2gFlows + s.ac2gFlowEnds +
+                 2 * s.fwdbwdFlows + s.spans + s.globalInstants,
+             s.events);
 }
 
 bool isGpuActivity(const QString &cat)
@@ -103,6 +194,11 @@ private slots:
         QVERIFY(parseGeneratedFormat("kineto", &f));
         QCOMPARE(f, GeneratedFormat::Kineto);
         QVERIFY(!parseGeneratedFormat("pytorch", &f));
+        KinetoShape shape = KinetoShape::Training;
+        QVERIFY(parseKinetoShape("moe", &shape) && shape == KinetoShape::Moe);
+        QVERIFY(parseKinetoShape("serving", &shape) && shape == KinetoShape::Serving);
+        QVERIFY(parseKinetoShape("training", &shape) && shape == KinetoShape::Training);
+        QVERIFY(!parseKinetoShape("inference", &shape));
     }
 
     void deterministic()
@@ -167,45 +263,13 @@ private slots:
         QFETCH(int, seed);
         const Generated g = generate(uint64_t(events), uint64_t(seed));
         const KinetoTraceStats &s = g.stats;
-        QCOMPARE(uint64_t(g.events.size()), s.events);
         // About N: at least N, and less than one step (< 1000 entries) over.
         QVERIFY(s.events >= uint64_t(events));
         QVERIFY(s.events < uint64_t(events) + 1000);
-
-        std::map<std::pair<QString, QString>, uint64_t> byKind;
-        uint64_t memory = 0;
-        for (const QJsonValue &v : g.events) {
-            const QJsonObject e = v.toObject();
-            ++byKind[{e.value("ph").toString(), e.value("cat").toString()}];
-            memory += e.value("name").toString() == "[memory]";
-        }
-        const auto count = [&](const char *ph, const char *cat) {
-            return byKind[{QString(ph), QString(cat)}];
-        };
-        QCOMPARE(count("M", ""), s.metadata);
-        QCOMPARE(count("X", "user_annotation"), s.userAnnotations);
-        QCOMPARE(count("X", "cpu_op"), s.cpuOps);
-        QCOMPARE(count("X", "cuda_runtime"), s.runtime);
-        QCOMPARE(count("X", "kernel"), s.kernels);
-        QCOMPARE(count("X", "gpu_memcpy"), s.memcpys);
-        QCOMPARE(count("X", "gpu_memset"), s.memsets);
-        QCOMPARE(count("i", "cpu_instant_event"), s.memoryEvents);
-        QCOMPARE(memory, s.memoryEvents);
-        QCOMPARE(count("s", "ac2g"), s.ac2gFlows);
-        QCOMPARE(count("f", "ac2g"), s.ac2gFlows);
-        QCOMPARE(count("s", "fwdbwd"), s.fwdbwdFlows);
-        QCOMPARE(count("f", "fwdbwd"), s.fwdbwdFlows);
-        QCOMPARE(count("X", "Trace"), s.spans);
-        QCOMPARE(count("i", ""), s.globalInstants);
-        uint64_t sum = 0;
-        for (const auto &[kind, n] : byKind)
-            sum += n;
-        QCOMPARE(sum, s.events);
-        QCOMPARE(s.metadata + s.userAnnotations + s.cpuOps + s.runtime + s.kernels + s.memcpys +
-                     s.memsets + s.memoryEvents + 2 * s.ac2gFlows + 2 * s.fwdbwdFlows + s.spans +
-                     s.globalInstants,
-                 s.events);
+        verifyKindCounts(g.events, s);
+        QCOMPARE(s.pythonFunctions, uint64_t(0));
         // Every GPU activity has its launch flow; the sync calls are the only runtime without.
+        QCOMPARE(s.ac2gFlowEnds, s.ac2gFlows);
         QCOMPARE(s.ac2gFlows, s.kernels + s.memcpys + s.memsets);
         QVERIFY(s.fwdbwdFlows > 0 && s.memsets > 0 && s.memcpys > 0);
 
@@ -456,6 +520,267 @@ private slots:
         QCOMPARE(s.planes.size(), size_t(k.gpus + 2)); // CPU, the GPUs, Spans
     }
 
+    void shapesDeterministic()
+    {
+        for (const KinetoShape shape : {KinetoShape::Moe, KinetoShape::Serving}) {
+            const bool capture = shape == KinetoShape::Serving;
+            const Generated a = generate(3000, 21, shape, capture);
+            const Generated b = generate(3000, 21, shape, capture);
+            const Generated c = generate(3000, 22, shape, capture);
+            QCOMPARE(a.bytes, b.bytes);
+            QCOMPARE(a.captureBytes, b.captureBytes);
+            QVERIFY(a.bytes != c.bytes);
+            // About N: at least N, and less than one step or iteration over.
+            QVERIFY(a.stats.events >= 3000 && a.stats.events < 3000 + 1500);
+            // The project's reader loads them (and the capture) without a warning.
+            for (const auto &[bytes, kernels] :
+                 {std::pair{a.bytes, a.stats.kernels}, {a.captureBytes, uint64_t(0)}}) {
+                if (bytes.empty())
+                    continue;
+                auto r = readChromeJsonBytes("shape.pt.trace.json", bytes.data(), bytes.size(),
+                                             nullptr, LoadOptions{});
+                QVERIFY2(r, r ? "" : r.message().c_str());
+                QCOMPARE(r.value()->info.warningCount, uint64_t(0));
+                uint64_t loaded = 0, python = 0;
+                for (const Track &track : r.value()->tracks) {
+                    for (const Row &row : track.rows) {
+                        for (uint32_t kind : row.kind) {
+                            loaded += r.value()->kinds[kind].role == SliceRole::Kernel;
+                            python += r.value()->kinds[kind].role == SliceRole::PythonFunction;
+                        }
+                    }
+                }
+                QCOMPARE(loaded, kernels);
+                QVERIFY(python > 0);
+            }
+        }
+    }
+
+    void moeShape()
+    {
+        const Generated g = generate(5000, 5, KinetoShape::Moe);
+        QVERIFY(!g.events.isEmpty());
+        verifyKindCounts(g.events, g.stats);
+        const QJsonObject device = g.top.value("deviceProperties").toArray()[0].toObject();
+        QCOMPARE(device.value("name").toString(), QString("NVIDIA H800"));
+        QCOMPARE(device.value("computeMajor").toInt(), 9);
+
+        // Every launch and its GPU work carry their correlation id as External id; the ops keep
+        // ids of their own that name no launch.
+        std::map<int64_t, QJsonObject> runtimeByCorrelation;
+        std::set<int64_t> opIds, launchIds;
+        std::vector<QJsonObject> kernels;
+        uint64_t steps = 0;
+        for (const QJsonValue &v : g.events) {
+            const QJsonObject e = v.toObject();
+            const QString c = e.value("cat").toString();
+            if (e.value("ph").toString() != "X")
+                continue;
+            steps += e.value("name").toString().startsWith("ProfilerStep#");
+            if (c == "cpu_op" || c == "user_annotation")
+                QVERIFY(opIds.insert(arg(e, "External id")).second);
+            if (c == "cuda_runtime" || isGpuActivity(c)) {
+                QVERIFY(arg(e, "correlation") > 0);
+                QCOMPARE(arg(e, "External id"), arg(e, "correlation"));
+                launchIds.insert(arg(e, "External id"));
+            }
+            if (c == "cuda_runtime")
+                runtimeByCorrelation[arg(e, "correlation")] = e;
+            if (c == "kernel")
+                kernels.push_back(e);
+        }
+        QCOMPARE(steps, g.stats.steps);
+        for (const int64_t id : opIds)
+            QVERIFY(!launchIds.count(id));
+
+        // The kernels, and who owns DeepEP's: in the forward pass only the `dispatch(F)` /
+        // `combine(F)` annotation around the Python frame that launched them, no cpu_op.
+        bool grouped = false, flash = false, dispatch = false, combine = false, notify = false,
+             nvshmem = false;
+        uint64_t forwardComm = 0;
+        std::set<int64_t> commStreams, computeStreams;
+        for (const QJsonObject &k : kernels) {
+            const QString name = k.value("name").toString();
+            grouped |= name.contains("MainloopSm90TmaGmmaWarpSpecializedCooperativeFP8BlockScaled"
+                                     "Accum") &&
+                       name.contains("grouped_gemm");
+            flash |= name.startsWith("void flash::flash_fwd_kernel<Flash_fwd_kernel_traits_fp8<");
+            dispatch |= name.startsWith("void deep_ep::intranode::dispatch<8, 768, 8192>(");
+            combine |= name.startsWith("void deep_ep::intranode::combine<");
+            notify |= name.startsWith("void deep_ep::intranode::notify_dispatch<8>(");
+            nvshmem |= name.contains("nvshmem");
+            const bool comm = name.contains("deep_ep::") || name.contains("nvshmem");
+            (comm ? commStreams : computeStreams).insert(k.value("tid").toInteger());
+            if (!comm)
+                continue;
+            QVERIFY(runtimeByCorrelation.count(arg(k, "correlation")));
+            const std::vector<QJsonObject> around =
+                enclosing(g.events, runtimeByCorrelation[arg(k, "correlation")]);
+            std::set<QString> annotations;
+            for (const QJsonObject &o : around) {
+                if (o.value("cat").toString() == "user_annotation")
+                    annotations.insert(o.value("name").toString());
+            }
+            QVERIFY(hasCategory(around, "python_function"));
+            if (annotations.count("dispatch(F)") || annotations.count("combine(F)")) {
+                QVERIFY2(!hasCategory(around, "cpu_op"), qPrintable(name));
+                QCOMPARE(around.back().value("cat").toString(), QString("user_annotation"));
+                ++forwardComm;
+            } else {
+                QVERIFY(annotations.count("dispatch(B)") || annotations.count("combine(B)"));
+            }
+        }
+        QVERIFY(grouped && flash && dispatch && combine && notify && nvshmem);
+        QVERIFY(forwardComm > 0);
+        for (const int64_t stream : commStreams)
+            QVERIFY(!computeStreams.count(stream));
+    }
+
+    void servingShape()
+    {
+        const Generated g = generate(5000, 4, KinetoShape::Serving);
+        QVERIFY(!g.events.isEmpty());
+        verifyKindCounts(g.events, g.stats);
+        const QJsonObject device = g.top.value("deviceProperties").toArray()[0].toObject();
+        QCOMPARE(device.value("name").toString(), QString("NVIDIA B300"));
+        QCOMPARE(device.value("computeMajor").toInt(), 10);
+
+        // No ProfilerStep: SGLang's iteration annotations, a prefill every 8th.
+        const QRegularExpression decode("^step\\[DECODE bs=\\d+\\]$");
+        const QRegularExpression extend("^step\\[EXTEND bs=\\d+ toks=\\d+\\]$");
+        std::vector<QJsonObject> iterations, graphLaunches;
+        std::map<int64_t, std::vector<QJsonObject>> kernelsByCorrelation;
+        std::map<std::pair<QString, int64_t>, int> flows; // (ph, id) -> records
+        bool nvjet = false, fmha = false, norm = false;
+        for (const QJsonValue &v : g.events) {
+            const QJsonObject e = v.toObject();
+            const QString name = e.value("name").toString();
+            QVERIFY(!name.contains("ProfilerStep"));
+            if (e.value("cat").toString() == "ac2g")
+                ++flows[{e.value("ph").toString(), e.value("id").toInteger()}];
+            if (e.value("ph").toString() != "X")
+                continue;
+            if (e.value("cat").toString() == "user_annotation")
+                iterations.push_back(e);
+            if (name == "cudaGraphLaunch")
+                graphLaunches.push_back(e);
+            if (e.value("cat").toString() == "kernel") {
+                kernelsByCorrelation[arg(e, "correlation")].push_back(e);
+                nvjet |= name.startsWith("nvjet_tst_");
+                fmha |= name.startsWith("fmhaSm100aKernel_");
+                norm |= name.contains("vllm::fused_add_rms_norm_kernel");
+            }
+        }
+        QVERIFY(nvjet && fmha && norm);
+        QCOMPARE(uint64_t(iterations.size()), g.stats.iterations);
+        QVERIFY(iterations.size() > 8);
+        for (size_t i = 0; i < iterations.size(); ++i) {
+            const QString name = iterations[i].value("name").toString();
+            QVERIFY2((i % 8 == 0 ? extend : decode).match(name).hasMatch(), qPrintable(name));
+        }
+
+        // One graph launch per iteration, its correlation shared by the graph's K kernels on one
+        // stream, none with an External id; CUDAGraph.replay is the only frame that owns it.
+        const uint64_t k = g.stats.graphKernels;
+        QVERIFY(k > 10);
+        QCOMPARE(uint64_t(graphLaunches.size()), g.stats.iterations);
+        for (const QJsonObject &launch : graphLaunches) {
+            const int64_t corr = arg(launch, "correlation");
+            QCOMPARE(arg(launch, "External id"), int64_t(-1));
+            const std::vector<QJsonObject> &kernels = kernelsByCorrelation[corr];
+            QCOMPARE(uint64_t(kernels.size()), k);
+            std::set<std::pair<int64_t, int64_t>> streams;
+            for (const QJsonObject &kernel : kernels) {
+                QCOMPARE(arg(kernel, "External id"), int64_t(-1));
+                QVERIFY(ns(kernel.value("ts")) >= ns(launch.value("ts")));
+                streams.insert({kernel.value("pid").toInteger(), kernel.value("tid").toInteger()});
+            }
+            QCOMPARE(streams.size(), size_t(1));
+            const int starts = flows[{QString("s"), corr}], ends = flows[{QString("f"), corr}];
+            QCOMPARE(starts, 1);
+            QCOMPARE(uint64_t(ends), k);
+            const std::vector<QJsonObject> around = enclosing(g.events, launch);
+            QVERIFY(!hasCategory(around, "cpu_op"));
+            QCOMPARE(around.back().value("name").toString(), QString("CUDAGraph.replay"));
+            QCOMPARE(around.front().value("cat").toString(), QString("user_annotation"));
+        }
+    }
+
+    void servingGraphCapture()
+    {
+        const Generated g = generate(2500, 6, KinetoShape::Serving, true);
+        QVERIFY(!g.captureEvents.isEmpty());
+        QCOMPARE(uint64_t(g.captureEvents.size()), g.stats.captureEvents);
+        // What tells a capture trace from its replay when both are opened together.
+        QVERIFY(g.captureBytes.find("GraphLaunch\"") == std::string::npos);
+        QVERIFY(g.bytes.find("StreamBeginCapture") == std::string::npos);
+
+        std::vector<QJsonObject> begins, ends, launches;
+        for (const QJsonValue &v : g.captureEvents) {
+            const QJsonObject e = v.toObject();
+            const QString name = e.value("name").toString();
+            QVERIFY(!isGpuActivity(e.value("cat").toString())); // captured launches never run
+            if (name == "cudaStreamBeginCapture")
+                begins.push_back(e);
+            else if (name == "cudaStreamEndCapture")
+                ends.push_back(e);
+            else if (name == "cudaLaunchKernel")
+                launches.push_back(e);
+        }
+        QCOMPARE(begins.size(), size_t(1));
+        QCOMPARE(ends.size(), size_t(1));
+        QCOMPARE(begins[0].value("tid"), ends[0].value("tid"));
+        const int64_t open = ns(begins[0].value("ts")), close = ns(ends[0].value("ts"));
+        std::stable_sort(launches.begin(), launches.end(), [](const auto &a, const auto &b) {
+            return ns(a.value("ts")) < ns(b.value("ts"));
+        });
+        QCOMPARE(uint64_t(launches.size()), g.stats.graphKernels);
+        std::vector<QString> ops;
+        for (const QJsonObject &launch : launches) {
+            QVERIFY(ns(launch.value("ts")) > open && ns(launch.value("ts")) < close);
+            QCOMPARE(launch.value("tid"), begins[0].value("tid"));
+            const std::vector<QJsonObject> around = enclosing(g.captureEvents, launch);
+            QVERIFY(!around.empty());
+            const QJsonObject &op = around.back();
+            QCOMPARE(op.value("cat").toString(), QString("cpu_op"));
+            QCOMPARE(arg(op, "External id"), arg(launch, "External id"));
+            ops.push_back(op.value("name").toString());
+        }
+
+        // The k-th captured launch records the k-th kernel of every replay.
+        const auto recordedBy = [](const QString &kernel) -> QString {
+            const std::pair<const char *, const char *> rules[] = {
+                {"nvjet_", "aten::mm"},
+                {"fmhaSm100aKernel_", "vllm::unified_attention_with_output"},
+                {"vllm::rms_norm_kernel<", "_C::rms_norm"},
+                {"vllm::fused_add_rms_norm_kernel<", "_C::fused_add_rms_norm"},
+                {"vllm::rotary_embedding_kernel<", "_C::rotary_embedding"},
+                {"vllm::reshape_and_cache_flash_kernel<", "_C_cache_ops::reshape_and_cache_flash"},
+                {"vllm::act_and_mul_kernel<", "_C::silu_and_mul"},
+                {"direct_copy_kernel_cuda", "aten::copy_"}};
+            for (const auto &[marker, op] : rules) {
+                if (kernel.contains(marker))
+                    return op;
+            }
+            return {};
+        };
+        std::map<int64_t, std::vector<QJsonObject>> replays;
+        for (const QJsonValue &v : g.events) {
+            const QJsonObject e = v.toObject();
+            if (e.value("cat").toString() == "kernel" && arg(e, "External id") < 0)
+                replays[arg(e, "correlation")].push_back(e);
+        }
+        QCOMPARE(uint64_t(replays.size()), g.stats.graphLaunches);
+        for (auto &[corr, kernels] : replays) {
+            std::stable_sort(kernels.begin(), kernels.end(), [](const auto &a, const auto &b) {
+                return ns(a.value("ts")) < ns(b.value("ts"));
+            });
+            QCOMPARE(kernels.size(), ops.size());
+            for (size_t i = 0; i < ops.size(); ++i)
+                QCOMPARE(recordedBy(kernels[i].value("name").toString()), ops[i]);
+        }
+    }
+
     void unwritableOutputIsAnError()
     {
         GeneratorOptions options;
@@ -464,6 +789,10 @@ private slots:
         auto r = generateTrace(options, "/nonexistent-dir/out.pt.trace.json");
         QVERIFY(!r.ok());
         QVERIFY(r.message().find("/nonexistent-dir/out.pt.trace.json") != std::string::npos);
+        // Only the serving shape has a graph to capture.
+        options.kinetoShape = KinetoShape::Moe;
+        options.capturePath = "/nonexistent-dir/capture.json";
+        QVERIFY(generateTrace(options, "out.json").message().find("serving") != std::string::npos);
     }
 };
 

@@ -2,8 +2,8 @@
 // breakdown and special rows; the real fixtures against a plain walk of the raw events.
 
 #include "core/analysis/memoryprofile.h"
+#include "core/generate/xspacewriter.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacewriter.h"
 
 #include "xplane.pb.h"
 

@@ -2,8 +2,8 @@
 // GPU and TPU fixtures are checked against sums computed here straight from the protobuf.
 
 #include "core/analysis/opmetrics.h"
+#include "core/generate/xspacewriter.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacewriter.h"
 #include "core/model/tracebuilder.h"
 
 #include "xplane.pb.h"

@@ -5,8 +5,8 @@
 // summary under a memory limit below the run's total store size.
 
 #include "core/analysis/distributed/distributedsummary.h"
+#include "core/generate/kinetorungenerator.h"
 #include "core/io/chromejsonreader.h"
-#include "core/io/kinetorungenerator.h"
 #include "core/io/traceloader.h"
 
 #include <QJsonArray>

@@ -5,12 +5,12 @@
 // whole run, the first ranks that fit a memory budget (budget worked out here from the
 // documented estimate), and the same for an XSpace run of hosts.
 
+#include "core/generate/kinetorungenerator.h"
+#include "core/generate/xspacerungenerator.h"
 #include "core/io/loadoptions.h"
-#include "core/io/kinetorungenerator.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
 #include "core/io/traceloader.h"
-#include "core/io/xspacerungenerator.h"
 #include "support/compressbytes.h"
 #include "support/kinetofixtures.h"
 

@@ -1,7 +1,7 @@
 // Store cache: a Trace written and read back column by column, corruption and truncation are
 // errors (never crashes), and the cache key follows the source file's identity.
 
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "core/io/storecache.h"
 #include "core/io/traceloader.h"
 #include "core/model/tracebuilder.h"

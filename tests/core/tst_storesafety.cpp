@@ -2,7 +2,7 @@
 // detected and silently rebuilt, a writer killed half way leaves only temporary files (ignored,
 // then cleaned), and loading a profile never writes into the profile's folder.
 
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "core/io/storecache.h"
 #include "core/io/storefile.h"
 #include "core/io/traceloader.h"

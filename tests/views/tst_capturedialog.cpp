@@ -5,7 +5,7 @@
 #include "views/capture/capturedialog.h"
 
 #include "core/capture/recordedprofilerserver.h"
-#include "core/io/generator.h"
+#include "core/generate/generator.h"
 #include "core/support/refusingport.h"
 
 #include <QComboBox>

@@ -22,6 +22,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
 namespace {
 
 // Host thread (pid 100, tid 1), GPU 0 stream 7. deviceProperties: 80 SMs, 16 GiB, cc 7.0.
@@ -134,6 +139,85 @@ private slots:
         QFile f(m_tiny);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(kTinyKineto);
+    }
+
+    // The `iterations` / `iteration_latency_ms` contract of `overview --json` on a generated
+    // serving trace: one entry per `step[...]` annotation of the raw file, in order, each with
+    // every key (null where unknown), its latency the annotation's duration; percentiles per
+    // kind by nearest rank over those durations. And `kernel-stats --capture` on the pair.
+    void servingIterationsContract()
+    {
+        const QString serving = m_dir.filePath("serving.pt.trace.json");
+        const QString capture = m_dir.filePath("capture.pt.trace.json");
+        const clitest::CliRun gen =
+            clitest::runCli({"generate", "--format", "kineto", "--shape", "serving", "--capture",
+                             capture, "--events", "3000", "--seed", "4", serving});
+        QVERIFY2(gen.exitCode == 0, gen.err.constData());
+        QFile raw(serving);
+        QVERIFY(raw.open(QIODevice::ReadOnly));
+        std::vector<std::pair<QString, double>> annotations; // name, dur ms
+        std::set<qint64> graphLaunches;
+        std::vector<qint64> gpuCorrelations;
+        for (const QJsonValue &v : parseObject(raw.readAll()).value("traceEvents").toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString cat = e.value("cat").toString();
+            const qint64 corr = e.value("args").toObject().value("correlation").toInteger(-1);
+            if (cat == "user_annotation" && e.value("name").toString().startsWith("step["))
+                annotations.push_back({e.value("name").toString(), e.value("dur").toDouble() / 1e3});
+            else if (cat == "cuda_runtime" && e.value("name").toString() == "cudaGraphLaunch")
+                graphLaunches.insert(corr);
+            else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset")
+                gpuCorrelations.push_back(corr);
+        }
+        const qint64 replayed = std::count_if(gpuCorrelations.begin(), gpuCorrelations.end(),
+                                              [&](qint64 c) { return graphLaunches.count(c) > 0; });
+        QVERIFY(annotations.size() >= 10);
+        const QJsonObject o = runJson({"overview", serving, "--json"});
+        const QJsonArray its = o.value("iterations").toArray();
+        QCOMPARE(its.size(), qsizetype(annotations.size()));
+        std::map<QString, std::vector<double>> byKind;
+        for (qsizetype i = 0; i < its.size(); ++i) {
+            const QJsonObject it = its[i].toObject();
+            for (const char *key : {"name", "kind", "latency_ms", "batch_size", "tokens"})
+                QVERIFY2(it.contains(key), key);
+            QCOMPARE(it.value("name").toString(), annotations[size_t(i)].first);
+            COMPARE_NEAR(it.value("latency_ms").toDouble(), annotations[size_t(i)].second);
+            const bool decode = annotations[size_t(i)].first.startsWith("step[DECODE");
+            QCOMPARE(it.value("kind").toString(), QString(decode ? "decode" : "prefill"));
+            QVERIFY(it.value("batch_size").toInteger() > 0);
+            QVERIFY(decode ? it.value("tokens").isNull() : it.value("tokens").toInteger() > 0);
+            byKind[it.value("kind").toString()].push_back(annotations[size_t(i)].second);
+        }
+        const QJsonObject pct = o.value("iteration_latency_ms").toObject();
+        QCOMPARE(pct.keys(), QStringList({"decode", "prefill"}));
+        for (auto &[kind, v] : byKind) {
+            std::sort(v.begin(), v.end());
+            auto rank = [&](double p) {
+                return v[std::clamp<size_t>(size_t(std::ceil(p / 100 * double(v.size()))), 1,
+                                            v.size()) -
+                         1];
+            };
+            const QJsonObject k = pct.value(kind).toObject();
+            COMPARE_NEAR(k.value("p50").toDouble(), rank(50));
+            COMPARE_NEAR(k.value("p90").toDouble(), rank(90));
+            COMPARE_NEAR(k.value("p99").toDouble(), rank(99));
+        }
+
+        // Every graph launch of the replay matches the capture; all its kernels are named.
+        const QJsonObject ks = runJson({"kernel-stats", serving, "--capture", capture, "--json"});
+        const QJsonObject g = ks.value("graph_capture").toObject();
+        QCOMPARE(g.value("graph_launches").toInteger(), qint64(graphLaunches.size()));
+        QCOMPARE(g.value("matched_launches").toInteger(), qint64(graphLaunches.size()));
+        QCOMPARE(g.value("matched_kernels").toInteger(), replayed);
+        qint64 captured = 0;
+        for (const QJsonValue &r : g.value("rows").toArray())
+            captured += r.toObject().value("occurrences").toInteger();
+        QCOMPARE(captured, replayed); // the generated graphs replay kernels only
+        // A capture that is not a trace is refused with its name.
+        const clitest::CliRun bad =
+            clitest::runCli({"kernel-stats", serving, "--capture", m_dir.filePath("nothing.json")});
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY(bad.err.contains("nothing.json"));
     }
 
     void frameworkOfTinyTraces()

@@ -6,8 +6,9 @@ namespace tracedesk::core {
 
 namespace {
 
-// Enough for the capture traces serving engines write (tens of MB); a longer file is looked at
-// up to here, which holds its capture calls if it captures at all (they come early).
+// Enough for the capture traces serving engines write (tens of MB). Their capture calls can sit
+// near the end (Kineto writes Python frames first), so the bound is generous; a longer file is
+// looked at up to here.
 constexpr size_t kScanBytes = size_t(256) << 20;
 
 struct Calls
@@ -30,6 +31,8 @@ std::optional<GraphCapturePair> findGraphCapturePair(const std::vector<std::stri
     if (files.size() != 2)
         return std::nullopt;
     const Calls a = scan(files[0]);
+    if (!a.beginsCapture && !a.launchesGraph)
+        return std::nullopt; // two rank traces, most often: the second file is not read
     const Calls b = scan(files[1]);
     // The capture file may launch a graph too (a warm-up replay); the replay captures nothing.
     if (a.beginsCapture && !b.beginsCapture && b.launchesGraph)

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <filesystem>
 #include <regex>
+#include <unordered_map>
 
 namespace tracedesk::core::analysis::distributed {
 
@@ -63,10 +64,15 @@ void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary 
             out.lastKernelEnd = end;
     };
     if (index.hasKernels) {
+        std::unordered_map<StringId, bool> communicationByName; // few distinct kernel names
         for (const KinetoActivity &act : index.activities) {
             if (act.role != SliceRole::Kernel)
                 continue;
-            const bool isComm = isCommunicationKernelName(trace.name(act.ref));
+            const StringId name = trace.kind(act.ref).name;
+            auto [known, inserted] = communicationByName.try_emplace(name, false);
+            if (inserted)
+                known->second = isCommunicationKernelName(trace.string(name));
+            const bool isComm = known->second;
             addKernel(act.start, act.end, isComm);
             if (isComm)
                 out.collectives.push_back(makeCollective(trace, index, act));

@@ -89,8 +89,13 @@ void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary 
             out.steps.push_back(std::move(step));
         }
     } else {
+        std::unordered_map<StringId, bool> communicationByName;
         for (const DeviceKernel &k : deviceKernels(trace, index.scope)) {
-            const bool isComm = isCommunicationOpName(trace.name(k.ref));
+            const StringId name = trace.kind(k.ref).name;
+            auto [known, inserted] = communicationByName.try_emplace(name, false);
+            if (inserted)
+                known->second = isCommunicationOpName(trace.string(name));
+            const bool isComm = known->second;
             addKernel(k.start, k.end, isComm);
             if (isComm)
                 out.collectives.push_back(deviceCollective(trace, k));

@@ -12,14 +12,16 @@ void PyTorchKernelModel::setView(std::shared_ptr<const KernelView> view)
     m_view = std::move(view);
     m_columns.clear();
     if (m_view) {
-        m_columns = {Name, Family, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs};
+        // Who launched a kernel reads next to its name, before the numbers push it off screen.
+        m_columns = {Name, Operator};
+        if (m_view->hasGraphCapture)
+            m_columns.push_back(CapturedBy);
+        for (Column c : {Family, TensorCoresUsed, Calls, TotalUs, MeanUs, MaxUs, MinUs})
+            m_columns.push_back(c);
         if (m_view->hasBlocksPerSm)
             m_columns.push_back(MeanBlocksPerSm);
         if (m_view->hasOccupancy)
             m_columns.push_back(MeanOccupancy);
-        m_columns.push_back(Operator);
-        if (m_view->hasGraphCapture)
-            m_columns.push_back(CapturedBy);
     }
     endResetModel();
 }

@@ -2,9 +2,9 @@
 
 // PyTorchKernelModel: every GPU kernel of a PyTorch trace grouped by name and launching
 // operator (core KernelView byNameOperator, the key of the CLI's report too), as a flat table:
-// name, family, Tensor / Matrix Cores used, calls, total / mean / max / min µs, mean blocks per
-// SM and mean est. achieved occupancy (only when the trace records them), the launching
-// operator, and with a graph capture the operator that recorded the kernel at capture. Display
+// name, the launching operator, with a graph capture the operator that recorded the kernel at
+// capture, family, Tensor / Matrix Cores used, calls, total / mean / max / min µs, mean blocks
+// per SM and mean est. achieved occupancy (only when the trace records them). Display
 // role: formatted text; kSortRole: the raw value; kKernelNameRole: the kernel name.
 
 #include "core/analysis/pytorch/kernelview.h"

@@ -137,6 +137,11 @@ void TestPytorchKernels::byName()
         QVERIFY(close(r.times.totalUs, r.operatorName == "ProfilerStep#0" ? 25 : 20));
     }
     QCOMPARE(reluRows, 2);
+    // The orphans (nocorr, zero) say why they have no operator.
+    for (const KernelNameRow &r : view->byNameOperator) {
+        if (r.name == "nocorr_kernel" || r.name == "zero_kernel")
+            QCOMPARE(r.operatorName, std::string(kNoRecordedLaunchName));
+    }
 
     const KernelNameRow *zero = nameRow(*view, "zero_kernel");
     QCOMPARE(zero->times.calls, int64_t(1));

@@ -76,6 +76,7 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
     const KinetoIndex &index = *tree.index;
     KernelView view;
     // Operators are keyed by their name id; the roots (and unknown) by these sentinels.
+    constexpr uint32_t kNoLaunchOp = UINT32_MAX - 2; // byNameOperator: no recorded launch
     constexpr uint32_t kRootOp = UINT32_MAX - 1;
     constexpr uint32_t kUnknownOp = UINT32_MAX;
     auto opKey = [&](uint32_t node) -> uint32_t {
@@ -86,6 +87,8 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
     auto opName = [&](uint32_t key) -> std::string {
         if (key == kUnknownOp)
             return {};
+        if (key == kNoLaunchOp)
+            return std::string(kNoRecordedLaunchName);
         return std::string(key == kRootOp ? kCallTreeRootName : trace.string(StringId(key)));
     };
 
@@ -151,7 +154,9 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
         g.timeByOp[op] += s.duration;
         const std::string_view captured = capture ? capture->captureOperator(a) : std::string_view();
         view.capturedKernelUs += captured.empty() ? 0.0 : double(s.duration) / kPsPerUs;
-        byNameOperator[{name, op, captured}].add(s.duration, s.blocksPerSm, s.occupancy);
+        // The plugin files kernels without a launch under the root; this grouping says why.
+        const uint32_t launcher = act.runtime == kNoIndex ? kNoLaunchOp : op;
+        byNameOperator[{name, launcher, captured}].add(s.duration, s.blocksPerSm, s.occupancy);
 
         if (node == kNoIndex)
             continue;

@@ -15,7 +15,8 @@
 // holding the kernel's runtime: "CallTreeRoot" for a root (and for orphans), empty if unknown.
 // In `byName`, `operatorName` is the launching operator with the most time in that group.
 // `byNameOperator` groups by kernel name and launching node name, the key the CLI's report and
-// the Kernel Stats panel both use. Every row carries its family and Tensor / Matrix Core flag
+// the Kernel Stats panel both use; there a kernel whose launch the profiler did not record is
+// "(no recorded launch)" rather than the plugin's CallTreeRoot. Every row carries its family and Tensor / Matrix Core flag
 // from the shared classification (core/analysis/kernels/kernelclass.h); the tensor-core share
 // `tensorCoreKernelUs / totalKernelUs` is over exactly the kernels those flags mark.
 // `kernelUsByRule` says how much kernel time each attribution rule of operatortree.h attached
@@ -36,6 +37,8 @@
 #include <vector>
 
 namespace tracedesk::core::analysis::pytorch {
+
+inline constexpr std::string_view kNoRecordedLaunchName = "(no recorded launch)";
 
 struct KernelTimes
 {

@@ -270,7 +270,11 @@ void OverviewPanel::showPage()
                         op.flopRate > 0 ? QVariant(op.flopRate) : QVariant(tr("not available")),
                         op.isOpTensorCoreEligible, op.isOpUsingTensorCore});
     m_topOps->setRows(std::move(rows));
-    m_table->sortByColumn(3, Qt::DescendingOrder);
+    // The rows come ranked (self time, then name): a proxy sort on the rounded percentages
+    // would shuffle ties and make the cumulative column go up and down. Clicking a header
+    // still sorts.
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
+    m_proxy->sort(-1);
 
     QStringList d;
     for (const auto &e : p.diagnostics.errors)

@@ -5,6 +5,7 @@
 #include "core/analysis/distributed/collectiveargs.h"
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/devicekernels.h"
+#include "core/analysis/kernels/kernelclasses.h"
 #include "core/analysis/pytorch/intervals.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "core/analysis/pytorch/pytorchsteps.h"
@@ -64,15 +65,11 @@ void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary 
             out.lastKernelEnd = end;
     };
     if (index.hasKernels) {
-        std::unordered_map<StringId, bool> communicationByName; // few distinct kernel names
+        KernelClasses classes(trace);
         for (const KinetoActivity &act : index.activities) {
             if (act.role != SliceRole::Kernel)
                 continue;
-            const StringId name = trace.kind(act.ref).name;
-            auto [known, inserted] = communicationByName.try_emplace(name, false);
-            if (inserted)
-                known->second = isCommunicationKernelName(trace.string(name));
-            const bool isComm = known->second;
+            const bool isComm = classes.of(act.ref).family == KernelFamily::Communication;
             addKernel(act.start, act.end, isComm);
             if (isComm)
                 out.collectives.push_back(makeCollective(trace, index, act));

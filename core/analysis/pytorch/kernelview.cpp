@@ -1,5 +1,7 @@
 #include "core/analysis/pytorch/kernelview.h"
 
+#include "core/analysis/kernels/kernelclasses.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -100,13 +102,8 @@ KernelView buildKernelView(const Trace &trace, const OperatorTree &tree,
     std::map<StringId, NameGroup> byName;
     std::map<std::tuple<StringId, uint32_t, std::string_view>, TimesAccumulator> byNameOperator;
     view.hasGraphCapture = capture && capture->hasCapture;
-    std::unordered_map<StringId, KernelClass> classes;
-    auto classOf = [&](StringId name) {
-        auto [it, inserted] = classes.try_emplace(name);
-        if (inserted)
-            it->second = classifyKernel(trace.string(name));
-        return it->second;
-    };
+    KernelClasses classes(trace);
+    auto classOf = [&](StringId name) { return classes.of(name); };
     struct PropertiesGroup
     {
         TimesAccumulator times;

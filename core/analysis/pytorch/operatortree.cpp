@@ -1,10 +1,9 @@
 #include "core/analysis/pytorch/operatortree.h"
 
-#include "core/analysis/kernels/kernelclass.h"
+#include "core/analysis/kernels/kernelclasses.h"
 
 #include <algorithm>
 #include <iterator>
-#include <unordered_map>
 
 namespace tracedesk::core::analysis::pytorch {
 
@@ -267,21 +266,13 @@ void collapseDuplicates(const Trace &trace, OperatorTree &tree)
 void computeTimes(const Trace &trace, OperatorTree &tree)
 {
     const KinetoIndex &index = *tree.index;
-    // Classifying a name reads it whole; a trace has few distinct kernel names.
-    std::unordered_map<StringId, bool> tensorCoreByName;
-    auto tensorCoreKernel = [&](SliceRef ref) {
-        const StringId name = trace.kind(ref).name;
-        auto [it, inserted] = tensorCoreByName.try_emplace(name, false);
-        if (inserted)
-            it->second = usesTensorCores(trace.string(name));
-        return it->second;
-    };
+    KernelClasses classes(trace);
     // Adds an activity's time; true when it is a tensor-core kernel.
     auto activityTimes = [&](uint32_t a, TimePs &device, TimePs &tensorCore) {
         const KinetoActivity &act = index.activities[a];
         const TimePs d = act.end - act.start;
         device += d;
-        const bool tc = act.role == SliceRole::Kernel && tensorCoreKernel(act.ref);
+        const bool tc = act.role == SliceRole::Kernel && classes.of(act.ref).tensorCore;
         tensorCore += tc ? d : 0;
         return tc;
     };

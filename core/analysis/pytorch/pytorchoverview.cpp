@@ -1,13 +1,12 @@
 #include "core/analysis/pytorch/pytorchoverview.h"
 
-#include "core/analysis/kernels/kernelclass.h"
+#include "core/analysis/kernels/kernelclasses.h"
 #include "core/analysis/pytorch/intervals.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace tracedesk::core::analysis::pytorch {
@@ -54,7 +53,7 @@ struct CategoryRanges
     bool seenNccl = false;
 };
 
-CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
+CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index, KernelClasses &classes)
 {
     CategoryRanges out;
     auto &lists = out.lists;
@@ -82,17 +81,12 @@ CategoryRanges collectRanges(const Trace &trace, const KinetoIndex &index)
     }
     for (const KinetoRuntime &rt : index.runtimes)
         add(BreakdownCategory::Runtime, rt.start, rt.end);
-    std::unordered_map<StringId, bool> communicationByName;
     for (const KinetoActivity &act : index.activities) {
         switch (act.role) {
         case SliceRole::Kernel: {
             const int64_t viaRuntime =
                 act.runtime != kNoIndex ? index.runtimes[act.runtime].externalId : kNoValue;
-            const StringId name = trace.kind(act.ref).name;
-            auto [it, inserted] = communicationByName.try_emplace(name, false);
-            if (inserted)
-                it->second = isCommunicationKernel(trace.string(name));
-            bool collective = it->second;
+            bool collective = classes.of(act.ref).family == KernelFamily::Communication;
             for (int64_t id : {act.externalId, viaRuntime}) {
                 collective = collective || (id != kNoValue && collectiveIds.contains(id));
             }
@@ -211,7 +205,8 @@ std::optional<double> smEfficiency(const Trace &trace, const KinetoIndex &index,
     return weighted / double(E - S);
 }
 
-void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOverview &out)
+void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, KernelClasses &classes,
+                       PyTorchOverview &out)
 {
     const KinetoIndex &index = *tree.index;
     const TimePs S = out.allStart;
@@ -219,14 +214,7 @@ void computeGpuMetrics(const Trace &trace, const OperatorTree &tree, PyTorchOver
     std::map<int64_t, std::vector<uint32_t>> kernelsByDevice;
     double tcAll = 0;      // sums of many durations: double, never an overflow
     double kernelAll = 0;
-    std::unordered_map<StringId, bool> tensorCoreByName;
-    auto isTensorCore = [&](SliceRef ref) {
-        const StringId name = trace.kind(ref).name;
-        auto [it, inserted] = tensorCoreByName.try_emplace(name, false);
-        if (inserted)
-            it->second = usesTensorOrMatrixCores(trace.string(name));
-        return it->second;
-    };
+    auto isTensorCore = [&](SliceRef ref) { return classes.of(ref).tensorCore; };
     for (uint32_t a = 0; a < index.activities.size(); ++a) {
         const KinetoActivity &act = index.activities[a];
         if (act.role != SliceRole::Kernel)
@@ -337,7 +325,8 @@ bool hasTensorOrMatrixCores(const GpuDeviceInfo &d)
 
 // The checks the 2021 rules could not know: GEMMs on CUDA cores of a GPU that has tensor cores,
 // and many short kernels launched one by one with no graph replay (decode without CUDA graphs).
-void addWorkloadRecommendations(const Trace &trace, const KinetoIndex &index, PyTorchOverview &out)
+void addWorkloadRecommendations(const Trace &trace, const KinetoIndex &index,
+                                KernelClasses &classes, PyTorchOverview &out)
 {
     const auto &devices = trace.info.run.devices;
     const bool matrixHardware = std::any_of(devices.begin(), devices.end(), hasTensorOrMatrixCores);
@@ -346,18 +335,14 @@ void addWorkloadRecommendations(const Trace &trace, const KinetoIndex &index, Py
     });
     double kernelTime = 0, plainGemm = 0;
     std::vector<TimePs> durations;
-    std::unordered_map<StringId, KernelClass> classes;
     for (const KinetoActivity &act : index.activities) {
         if (act.role != SliceRole::Kernel)
             continue;
-        const StringId name = trace.kind(act.ref).name;
-        auto [it, inserted] = classes.try_emplace(name);
-        if (inserted)
-            it->second = classifyKernel(trace.string(name));
+        const KernelClass &kc = classes.of(act.ref);
         const double d = double(act.end - act.start);
         kernelTime += d;
         durations.push_back(act.end - act.start);
-        if (it->second.family == KernelFamily::Gemm && !it->second.tensorCore)
+        if (kc.family == KernelFamily::Gemm && !kc.tensorCore)
             plainGemm += d;
     }
     const bool ampAdvised =
@@ -405,6 +390,7 @@ void addWorkloadRecommendations(const Trace &trace, const KinetoIndex &index, Py
 }
 
 void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const KinetoIndex &index,
+                        KernelClasses &classes,
                         const PyTorchMemory &memory, PyTorchOverview &out)
 {
     auto add = [&](RecommendationKind kind, std::string text) {
@@ -470,7 +456,7 @@ void addRecommendations(const Trace &trace, const CategoryRanges &ranges, const 
                 " % of the operator kernel time is in operators that could. Automatic mixed "
                 "precision (torch.autocast) enables them.");
     }
-    addWorkloadRecommendations(trace, index, out);
+    addWorkloadRecommendations(trace, index, classes, out);
     // GPUs only: upstream also compared CPU peaks with the last GPU's memory (a quirk).
     for (const DeviceMemory &d : memory.devices) {
         const GpuDeviceInfo *info = d.deviceType == 1 ? trace.info.run.device(d.deviceId) : nullptr;
@@ -557,7 +543,8 @@ PyTorchOverview computePyTorchOverview(const Trace &trace, const OperatorTree &t
 {
     PyTorchOverview out;
     const KinetoIndex &index = *tree.index;
-    const CategoryRanges ranges = collectRanges(trace, index);
+    KernelClasses classes(trace);
+    const CategoryRanges ranges = collectRanges(trace, index, classes);
     computeBreakdown(steps, ranges, out);
     out.hasGpuColumns = ranges.hasGpuColumns;
     out.hasCommunication = !ranges.lists[size_t(BreakdownCategory::Communication)].empty();
@@ -568,10 +555,10 @@ PyTorchOverview computePyTorchOverview(const Trace &trace, const OperatorTree &t
     out.allStart = steps.allStart();
     out.allEnd = steps.allEnd();
     out.traceBegin = trace.begin;
-    computeGpuMetrics(trace, tree, out);
+    computeGpuMetrics(trace, tree, classes, out);
     out.tensorCoreEligibleRatio = tensorCoreEligibleRatio(tree);
     collectIterations(steps, out);
-    addRecommendations(trace, ranges, index, memory, out);
+    addRecommendations(trace, ranges, index, classes, memory, out);
     return out;
 }
 

@@ -80,6 +80,13 @@ void KinetoEmitter::windowStart()
     ++m_stats.globalInstants;
 }
 
+int64_t KinetoEmitter::endWindowAfterWork(HostThread main)
+{
+    const int64_t end = std::max(now(main), latestGpuEnd()) + 10'000;
+    windowEnd(end);
+    return end;
+}
+
 void KinetoEmitter::windowEnd(int64_t endNs)
 {
     std::string &span = m_writer.beginRaw();

@@ -124,6 +124,8 @@ public:
     void windowStart();
     // The "PyTorch Profiler (0)" Trace span over the whole window and "Record Window End".
     void windowEnd(int64_t endNs);
+    // windowEnd() 10 µs after the last work of `main` and of the GPUs; returns that end.
+    int64_t endWindowAfterWork(HostThread main);
 
     // Recent Kineto writes each launch's and GPU activity's correlation id as its External id,
     // not the enclosing op's (PYTORCH.md 1.7); ops keep their own ids. Call before any launch.

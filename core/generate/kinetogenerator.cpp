@@ -150,9 +150,7 @@ void Workload::run()
         step(n++);
     } while (m_writer.events() + kTrailerEvents < m_options.events);
     m_stats.steps = n - kFirstStep;
-    const int64_t end = std::max(m_emit.now(M), m_emit.latestGpuEnd()) + 10 * kUs;
-    m_emit.windowEnd(end);
-    m_stats.endNs = end;
+    m_stats.endNs = m_emit.endWindowAfterWork(M);
 }
 
 Pending &Workload::forwardNode(std::string_view name, std::string_view dims, std::string_view types,

@@ -195,9 +195,7 @@ void Trainer::run()
         step(n++);
     } while (m_writer.events() + kTrailerEvents < m_options.events);
     m_stats.steps = n - kFirstStep;
-    const int64_t end = std::max(m_emit.now(M), m_emit.latestGpuEnd()) + 10 * kUs;
-    m_emit.windowEnd(end);
-    m_stats.endNs = end;
+    m_stats.endNs = m_emit.endWindowAfterWork(M);
 }
 
 void Trainer::step(uint64_t number)

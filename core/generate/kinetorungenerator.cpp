@@ -313,9 +313,7 @@ Result<KinetoRunStats> Run::finish(const std::vector<std::string> &paths, int sl
     out.collectivesPerRank = m_collectives;
     for (auto &p : m_ranks) {
         KinetoEmitter &e = p->emit;
-        const int64_t end = std::max(e.now(M), e.latestGpuEnd()) + 10 * kUs;
-        e.windowEnd(end);
-        p->stats.endNs = end;
+        p->stats.endNs = e.endWindowAfterWork(M);
         p->stats.steps = m_steps;
         auto written = p->writer.finish(
             kinetoTrailer(p->stats.cpuPid, p->stats.baseTimeNs + p->stats.beginNs));

@@ -254,9 +254,7 @@ public:
             iteration(n++);
         } while (m_writer.events() + kTrailerEvents < m_options.events);
         m_stats.iterations = n;
-        const int64_t end = std::max(m_emit.now(M), m_emit.latestGpuEnd()) + 10 * kUs;
-        m_emit.windowEnd(end);
-        m_stats.endNs = end;
+        m_stats.endNs = m_emit.endWindowAfterWork(M);
     }
 
 private:

@@ -82,6 +82,19 @@ void TestOverviewPanels::overviewPanel()
     }
     QCOMPARE(proxy->index(0, 0).data().toString(),
              QString::fromStdString(page->topDeviceOps.front().name));
+    // Sorting on the self-time column, either way, keeps ties in rank order.
+    for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+        proxy->sort(3, order);
+        for (int r = 1; r < proxy->rowCount(); ++r) {
+            const double a = proxy->index(r - 1, 3).data(AnalysisTableModel::kSortRole).toDouble();
+            const double b = proxy->index(r, 3).data(AnalysisTableModel::kSortRole).toDouble();
+            QVERIFY(order == Qt::AscendingOrder ? a <= b : a >= b);
+            if (a == b)
+                QVERIFY(proxy->mapToSource(proxy->index(r - 1, 0)).row()
+                        < proxy->mapToSource(proxy->index(r, 0)).row());
+        }
+    }
+    proxy->sort(-1);
     QCOMPARE(panel.stepChart()->stepCount(), page->stepCount);
     QCOMPARE(panel.statusText(),
              page->stepCount == 1 ? QStringLiteral("Overview of 1 step.")

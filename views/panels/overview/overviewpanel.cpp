@@ -20,6 +20,26 @@ using namespace core::analysis;
 
 namespace {
 
+// Sorts by the clicked column; equal values keep the ranked order the rows came in, whichever
+// way the column is sorted, so ties never shuffle the ranks.
+class RankedSortProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
+        if (QSortFilterProxyModel::lessThan(left, right))
+            return true;
+        if (QSortFilterProxyModel::lessThan(right, left))
+            return false;
+        // Qt reverses the order for a descending sort: pre-reverse the tie-break.
+        return sortOrder() == Qt::AscendingOrder ? left.row() < right.row()
+                                                 : left.row() > right.row();
+    }
+};
+
 QString pct(double v) { return QString::number(v, 'f', 1) + QLatin1Char('%'); }
 
 QLabel *wrapLabel(QWidget *parent)
@@ -120,7 +140,7 @@ OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
     m_topOps->setDecimals(3, 1);
     m_topOps->setDecimals(4, 1);
     m_topOps->setDecimals(5, 1);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new RankedSortProxy(this);
     m_proxy->setSourceModel(m_topOps);
     m_proxy->setSortRole(AnalysisTableModel::kSortRole);
     m_table = new QTableView(body);

@@ -18,4 +18,4 @@ $SUDO apt-get install "${APT_OPTS[@]}" \
     libzstd-dev zlib1g-dev libsimdjson-dev libsqlite3-dev \
     xvfb xauth x11-apps fonts-dejavu-core \
     shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl libxml2-utils \
-    clang libclang-rt-14-dev llvm-14
+    clang libclang-rt-14-dev llvm-14 lld

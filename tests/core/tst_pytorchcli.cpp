@@ -190,9 +190,10 @@ private slots:
         }
         const QJsonObject pct = o.value("iteration_latency_ms").toObject();
         QCOMPARE(pct.keys(), QStringList({"decode", "prefill"}));
-        for (auto &[kind, v] : byKind) {
+        for (auto &[kind, latencies] : byKind) {
+            std::vector<double> &v = latencies;
             std::sort(v.begin(), v.end());
-            auto rank = [&](double p) {
+            auto rank = [&v](double p) {
                 return v[std::clamp<size_t>(size_t(std::ceil(p / 100 * double(v.size()))), 1,
                                             v.size()) -
                          1];

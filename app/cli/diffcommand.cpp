@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "pytorchdiff.h"
 
 #include "core/compare/tracecomparison.h"
 #include "core/io/traceloader.h"
@@ -12,6 +13,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <memory>
 #include <thread>
 
 namespace tracedesk::cli {
@@ -19,12 +22,18 @@ namespace tracedesk::cli {
 using namespace core::compare;
 
 const char *const kDiffUsage =
-    "  diff A B [--json] [--level framework|hlo|kernel] [--top N] [--fail-if-slower PCT]\n"
+    "  diff A B [--json] [--level framework|hlo|kernel] [--group name|shapes|call_path]\n"
+    "           [--top N] [--fail-if-slower PCT]\n"
     "      Compare profile B against baseline A: average step time, overview figures, the\n"
     "      biggest regressions and improvements, and per-op rows (self time per step, change\n"
     "      within noise counts as unchanged). --top limits the rows (default 30, 0 = all).\n"
     "      --fail-if-slower PCT exits with status 3 when B's average step time (for traces\n"
-    "      without steps: total device op time) is more than PCT percent above A's.";
+    "      without steps: total device op time) is more than PCT percent above A's.\n"
+    "      Two PyTorch traces: steps paired by ProfilerStep number with the breakdown side by\n"
+    "      side, operators matched by name, else by their place in the call tree (--group\n"
+    "      picks name, name + input shapes or call path rows), each with its kernels on both\n"
+    "      sides, and the GPU metrics; --json lists every operator unless --top is given. Two\n"
+    "      folders of rank traces compare rank by rank, and the gate checks the slowest rank.";
 
 namespace {
 
@@ -172,6 +181,7 @@ int runDiff(int argc, char **argv)
                                            {"level", true},
                                            {"top", true},
                                            {"fail-if-slower", true},
+                                           {"group", true},
                                            {"help", false}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("diff: " + error, kExitUsage);
@@ -184,6 +194,9 @@ int runDiff(int argc, char **argv)
     OpLevel level = OpLevel::Framework;
     if (args.has("level") && !parseOpLevel(args.value("level"), &level))
         return fail("diff: --level must be framework, hlo or kernel", kExitUsage);
+    OperatorGrouping grouping = OperatorGrouping::Name;
+    if (args.has("group") && !parseOperatorGrouping(args.value("group"), &grouping))
+        return fail("diff: --group must be name, shapes or call_path", kExitUsage);
     unsigned long long top = 30;
     if (args.has("top") && !parseCount(args.value("top"), &top))
         return fail("diff: --top needs a count", kExitUsage);
@@ -212,19 +225,42 @@ int runDiff(int argc, char **argv)
     if (!b.trace)
         return fail(b.error);
 
-    core::analysis::AnalysisCache cacheA(a.trace), cacheB(b.trace);
-    const TraceComparison comparison = compareTraces(cacheA, cacheB);
-    const std::vector<std::string> summary = summaryLines(comparison, level);
-    if (args.has("json"))
-        printJson(comparison, level, pathA, pathB, size_t(top), summary);
-    else
-        printText(comparison, level, pathA, pathB, size_t(top), summary);
+    auto cacheA = std::make_shared<core::analysis::AnalysisCache>(a.trace);
+    auto cacheB = std::make_shared<core::analysis::AnalysisCache>(b.trace);
+    const TraceComparison comparison = compareTraces(*cacheA, *cacheB);
+    GateMeasure measure = comparison.gate;
+    if (comparison.pytorch) {
+        std::vector<RankComparison> ranks;
+        for (const RankPair &pair : pytorchRankPairs(cacheA, cacheB))
+            ranks.push_back({pair.rank, compareTraces(*pair.a, *pair.b)});
+        if (!ranks.empty()) {
+            // A run's step takes as long as its slowest rank's.
+            measure.what = "slowest rank's average step time";
+            measure.a = measure.b = 0;
+            for (const RankComparison &r : ranks) {
+                measure.a = std::max(measure.a, r.comparison.steps.averageMsA);
+                measure.b = std::max(measure.b, r.comparison.steps.averageMsB);
+            }
+            measure.deltaPercent = measure.a > 0 ? 100.0 * (measure.b - measure.a) / measure.a : 0;
+        }
+        // JSON lists every operator unless --top is given.
+        const size_t rows = args.has("top") || !args.has("json") ? size_t(top) : 0;
+        if (args.has("json"))
+            printPyTorchDiffJson(pathA, pathB, comparison, ranks, grouping, rows);
+        else
+            printPyTorchDiffText(pathA, pathB, comparison, ranks, grouping, rows);
+    } else {
+        const std::vector<std::string> summary = summaryLines(comparison, level);
+        if (args.has("json"))
+            printJson(comparison, level, pathA, pathB, size_t(top), summary);
+        else
+            printText(comparison, level, pathA, pathB, size_t(top), summary);
+    }
 
-    if (gate && comparison.gate.deltaPercent > limit) {
+    if (gate && measure.deltaPercent > limit) {
         char buf[200];
         std::snprintf(buf, sizeof buf, "diff: %s regressed by %s (limit %.3g%%)",
-                      comparison.gate.what.c_str(),
-                      formatPercent(comparison.gate.deltaPercent).c_str(), limit);
+                      measure.what.c_str(), formatPercent(measure.deltaPercent).c_str(), limit);
         return fail(buf, kExitRegression);
     }
     return kExitOk;

@@ -33,8 +33,6 @@ namespace {
 constexpr double kPsPerMs = 1e9;
 
 // JSON key of each breakdown category, in BreakdownCategory order.
-constexpr const char *kCategoryKeys[kBreakdownCategoryCount] = {
-    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
 
 std::string clip(const std::string &s, size_t width)
 {
@@ -78,7 +76,7 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
         for (int c = 0; c < kBreakdownCategoryCount; ++c) {
             if (BreakdownCategory(c) == BreakdownCategory::Communication && !o.hasCommunication)
                 continue;
-            j.value(std::string(kCategoryKeys[c]) + "_ms", double(s.cost[size_t(c)]) / kPsPerMs);
+            j.value(std::string(breakdownCategoryKey(BreakdownCategory(c))) + "_ms", double(s.cost[size_t(c)]) / kPsPerMs);
         }
         if (o.hasCommunication)
             j.value("communication_total_ms", double(s.communicationTotal) / kPsPerMs)
@@ -90,7 +88,7 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
     j.value("average_step_time_ms", o.average.total / kPsPerMs);
     j.beginObject("average_breakdown_ms");
     for (int c = 0; c < kBreakdownCategoryCount; ++c)
-        j.value(kCategoryKeys[c], o.average.cost[size_t(c)] / kPsPerMs);
+        j.value(breakdownCategoryKey(BreakdownCategory(c)), o.average.cost[size_t(c)] / kPsPerMs);
     j.endObject();
     j.beginArray("gpu_metrics");
     for (const PyTorchGpuMetrics &g : o.gpus) {

@@ -120,6 +120,9 @@ struct StepDb
     StepHardware hardware = StepHardware::None;
     bool hasDevice = false;
     bool groupedInFile = false;
+    // The steps of one side of a comparison, in pair order: step i of one side is step i of the
+    // other, so no step is skipped as incomplete when pairing.
+    bool stepsArePaired = false;
     std::vector<StepInfo> steps;
     int droppedSteps = 0;
     TimePs compute16Ps = 0;         // DEVICE_COMPUTE_16 over kept steps (precision split)

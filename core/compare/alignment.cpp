@@ -8,6 +8,8 @@ int firstCompleteStep(const Trace &trace, const analysis::StepDb &steps)
 {
     if (steps.steps.empty())
         return -1;
+    if (steps.stepsArePaired)
+        return 0;
     for (size_t i = 0; i < steps.steps.size(); ++i) {
         const analysis::StepInfo &s = steps.steps[i];
         if (s.begin > trace.begin && s.begin + s.duration < trace.end)

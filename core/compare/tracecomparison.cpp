@@ -61,12 +61,44 @@ TraceComparison compareTraces(const CompareSide &a, const CompareSide &b,
     out.overview = compareOverviews(*a.overview, *b.overview);
     out.alignment = alignTraces(*a.trace, *a.steps, *b.trace, *b.steps, options.alignStep);
     out.gate = gateMeasure(out.steps, *a.ops, *b.ops);
+    out.stepDbA = a.steps;
+    out.stepDbB = b.steps;
     return out;
 }
+
+namespace {
+
+TraceComparison comparePyTorchTraces(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
+                                     const CompareOptions &options)
+{
+    auto pt = std::make_shared<const PyTorchComparison>(comparePyTorch(a, b, options.noise));
+    TraceComparison out;
+    out.steps = pt->steps;
+    for (int l = 0; l < kOpLevelCount; ++l) {
+        const OpLevel level = OpLevel(l);
+        out.diffs[size_t(l)] = diffOps(pt->opTablesA.at(level), out.steps.stepCountA,
+                                       pt->opTablesB.at(level), out.steps.stepCountB, level,
+                                       options.noise);
+    }
+    out.overview.deviceTypeA = pt->gpusA.empty() ? "CPU" : "GPU";
+    out.overview.deviceTypeB = pt->gpusB.empty() ? "CPU" : "GPU";
+    out.overview.figures = pt->figures;
+    out.stepDbA = pt->stepDbA;
+    out.stepDbB = pt->stepDbB;
+    out.alignment = alignTraces(a.trace(), *out.stepDbA, b.trace(), *out.stepDbB,
+                                options.alignStep);
+    out.gate = gateMeasure(out.steps, pt->opTablesA, pt->opTablesB);
+    out.pytorch = std::move(pt);
+    return out;
+}
+
+} // namespace
 
 TraceComparison compareTraces(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
                               const CompareOptions &options)
 {
+    if (isPyTorchTrace(a.trace()) && isPyTorchTrace(b.trace()))
+        return comparePyTorchTraces(a, b, options);
     CompareSide sides[2];
     analysis::AnalysisCache *caches[2] = {&a, &b};
     parallelFor(2, 2, [&](unsigned, size_t i) {

@@ -4,6 +4,11 @@
 // traces A and B: op diffs at the three levels, step times side by side, overview figures,
 // the time-axis alignment and the measure a CI gate checks.
 //
+// When both traces are PyTorch profiler traces, the PyTorch analyses stand in for XProf's
+// (pytorchcomparison.h): steps by ProfilerStep number with the PyTorch breakdown, the framework
+// op level from the operators, the PyTorch overview figures, the gate on the PyTorch step time;
+// `pytorch` holds the operator matching, kernels per operator and GPU metrics.
+//
 // The per-trace analyses come from each trace's AnalysisCache (so a panel that already
 // computed them shares the result); the two sides are computed in parallel. The comparison
 // itself touches names and numbers only. Plain value, immutable once built; compareTraces may
@@ -15,6 +20,7 @@
 #include "core/compare/alignment.h"
 #include "core/compare/opdiff.h"
 #include "core/compare/overviewcompare.h"
+#include "core/compare/pytorchcomparison.h"
 #include "core/compare/stepcompare.h"
 
 #include <array>
@@ -61,6 +67,10 @@ struct TraceComparison
     OverviewComparison overview;
     TraceAlignment alignment;
     GateMeasure gate;
+    // The steps the alignment pairs (each side's StepDb, or the paired PyTorch steps).
+    std::shared_ptr<const analysis::StepDb> stepDbA;
+    std::shared_ptr<const analysis::StepDb> stepDbB;
+    std::shared_ptr<const PyTorchComparison> pytorch; // both traces are PyTorch traces
 
     const OpDiff &diff(OpLevel level) const { return diffs[size_t(level)]; }
 };

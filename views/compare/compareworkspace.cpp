@@ -320,8 +320,8 @@ void CompareWorkspace::startComparison()
             CompareOptions options;
             options.alignStep = pair;
             r.comparison = std::make_shared<const TraceComparison>(compareTraces(*a, *b, options));
-            r.stepsA = core::analysis::stepDb(*a);
-            r.stepsB = core::analysis::stepDb(*b);
+            r.stepsA = r.comparison->stepDbA;
+            r.stepsB = r.comparison->stepDbB;
             return r;
         },
         [this](Result r) { applyResult(std::move(r)); });

@@ -523,6 +523,13 @@ const char *breakdownCategoryName(BreakdownCategory category)
     return int(category) < kBreakdownCategoryCount ? names[int(category)] : "";
 }
 
+const char *breakdownCategoryKey(BreakdownCategory category)
+{
+    static const char *const keys[kBreakdownCategoryCount] = {
+        "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
+    return int(category) < kBreakdownCategoryCount ? keys[int(category)] : "";
+}
+
 bool PyTorchOverview::categoryPresent(BreakdownCategory c) const
 {
     switch (c) {

@@ -65,6 +65,8 @@ enum class BreakdownCategory : uint8_t {
 };
 inline constexpr int kBreakdownCategoryCount = int(BreakdownCategory::Count);
 const char *breakdownCategoryName(BreakdownCategory category); // "Kernel", ..., "CPU Exec"
+// The category in JSON keys: "kernel", "memcpy", ..., "cpu_exec", "other".
+const char *breakdownCategoryKey(BreakdownCategory category);
 
 struct StepBreakdown
 {

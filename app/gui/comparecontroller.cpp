@@ -7,6 +7,7 @@
 #include "views/timeline/timelinewidget.h"
 
 #include <QDir>
+#include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -19,8 +20,9 @@ namespace tracedesk::app {
 namespace {
 constexpr int kProgressSteps = 1000;
 
-// The analysis panels keep showing one side during a comparison: their tab titles say which
-// ("Overview — A: run_1/host.xplane.pb"); an empty `side` restores the plain titles.
+// The analysis panels keep showing one side during a comparison: their titles say which
+// ("Overview (A)"; the window title names both files); an empty `side` restores the plain
+// titles.
 void labelAnalysisSide(AnalysisDocks *docks, const QString &side)
 {
     for (QDockWidget *dock : docks->docks()) {
@@ -30,7 +32,8 @@ void labelAnalysisSide(AnalysisDocks *docks, const QString &side)
             dock->setProperty("plainTitle", base);
         }
         dock->setWindowTitle(side.isEmpty() ? base.toString()
-                                            : base.toString() + QStringLiteral(" — ") + side);
+                                            : base.toString() + QStringLiteral(" (") + side
+                                                  + QLatin1Char(')'));
     }
 }
 } // namespace
@@ -78,8 +81,7 @@ CompareController::CompareController(MainWindow *window, QStackedWidget *central
             return;
         const bool ownIsA = m_workspace->trace(Side::SideA) == m_window->trace();
         const Side own = ownIsA ? Side::SideA : Side::SideB;
-        labelAnalysisSide(m_window->analysisDocks(),
-                          (ownIsA ? tr("A: %1") : tr("B: %1")).arg(m_workspace->name(own)));
+        labelAnalysisSide(m_window->analysisDocks(), ownIsA ? tr("A") : tr("B"));
     });
 }
 
@@ -127,6 +129,7 @@ void CompareController::onTraceShown()
     } else if (isComparing()) {
         m_workspace->clear();
         labelAnalysisSide(m_window->analysisDocks(), {});
+        restoreAnalysisDocks();
     }
 }
 
@@ -159,7 +162,8 @@ void CompareController::showIfReady()
     m_central->setCurrentWidget(m_workspace);
     const QString nameA = m_workspace->name(views::CompareWorkspace::SideA);
     const QString nameB = m_workspace->name(views::CompareWorkspace::SideB);
-    labelAnalysisSide(m_window->analysisDocks(), tr("A: %1").arg(nameA));
+    labelAnalysisSide(m_window->analysisDocks(), tr("A"));
+    hideAnalysisDocks();
     m_window->setWindowTitle(tr("TraceDesk — %1 vs %2").arg(nameA, nameB));
     emit comparisonShown();
 }
@@ -174,10 +178,37 @@ void CompareController::closeSide(int side)
     const QString name = m_workspace->name(keep);
     m_workspace->clear();
     labelAnalysisSide(m_window->analysisDocks(), {});
+    restoreAnalysisDocks();
     m_b.reset();
     m_central->setCurrentWidget(m_window->timeline());
     if (trace)
         m_window->showTrace(std::move(trace), name);
+}
+
+// Two timelines and the tables between them need the window's height: the single-trace panels
+// step aside while comparing (View brings any back) and return when the comparison ends.
+void CompareController::hideAnalysisDocks()
+{
+    if (!m_hiddenDocks.isEmpty())
+        return;
+    std::vector<QDockWidget *> docks = m_window->analysisDocks()->docks();
+    docks.push_back(m_window->detailsDock()); // it follows the single trace's timeline
+    for (QDockWidget *dock : docks) {
+        // A tabbed panel behind another is open though not visible: its view action says so.
+        if (dock->toggleViewAction()->isChecked() && !dock->isFloating()) {
+            m_hiddenDocks.append(dock);
+            dock->hide();
+        }
+    }
+}
+
+void CompareController::restoreAnalysisDocks()
+{
+    for (const QPointer<QDockWidget> &dock : std::as_const(m_hiddenDocks)) {
+        if (dock)
+            dock->show();
+    }
+    m_hiddenDocks.clear();
 }
 
 void CompareController::closeProgress()

@@ -12,6 +12,7 @@
 #include <QPointer>
 #include <QString>
 
+class QDockWidget;
 class QProgressDialog;
 class QStackedWidget;
 
@@ -54,6 +55,8 @@ private:
     void showIfReady();
     void closeSide(int side);
     void closeProgress();
+    void hideAnalysisDocks();
+    void restoreAnalysisDocks();
 
     MainWindow *m_window;
     QStackedWidget *m_central;
@@ -64,6 +67,7 @@ private:
     QString m_nameB;
     QString m_lastError;
     bool m_wanted = false;
+    QList<QPointer<QDockWidget>> m_hiddenDocks; // panels hidden while comparing
 };
 
 } // namespace tracedesk::app

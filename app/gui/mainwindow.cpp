@@ -7,6 +7,8 @@
 #include "app/gui/recentfiles.h"
 #include "app/gui/windowlayout.h"
 
+#include "core/io/graphcapturepair.h"
+#include "core/io/runranks.h"
 #include "core/io/legacyrun.h"
 #include "views/capture/capturedialog.h"
 #include "views/common/appicon.h"
@@ -609,6 +611,40 @@ void MainWindow::dragLeaveEvent(QDragLeaveEvent *event)
     QMainWindow::dragLeaveEvent(event);
 }
 
+// Two PyTorch traces dropped together are compared (A the first) unless they are two ranks of
+// one run (each names its own rank in distributedInfo; a file name's digits are no proof) or a
+// graph capture with its replay; the files' heads say which.
+void MainWindow::openSeveral(const QStringList &files)
+{
+    auto openAsRun = [this, files] {
+        setRankChoice({});
+        m_loads->startFiles(files);
+    };
+    auto isJson = [](const QString &f) {
+        return f.endsWith(".json") || f.endsWith(".json.gz") || f.endsWith(".json.zst");
+    };
+    if (files.size() != 2 || !isJson(files[0]) || !isJson(files[1])) {
+        openAsRun();
+        return;
+    }
+    // Bounded reads of the two files' heads (the same the loader makes first).
+    const std::vector<std::string> paths = {files[0].toStdString(), files[1].toStdString()};
+    bool compare = !core::findGraphCapturePair(paths);
+    if (compare) {
+        const std::vector<core::RunFile> run = core::runFiles(paths);
+        bool ownRanks = true;
+        for (const core::RunFile &f : run)
+            ownRanks &= f.rankSource == "distributedInfo";
+        compare = !(ownRanks && core::rankNumbers(run).size() == 2);
+    }
+    if (!compare) {
+        openAsRun();
+        return;
+    }
+    openPath(files[0]);
+    compareWith(files[1]);
+}
+
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const QString path = firstLocalPath(event->mimeData());
@@ -624,10 +660,8 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (choice == views::DropChoiceOverlay::Choice::Compare)
         compareWith(path);
     else if (choice == views::DropChoiceOverlay::Choice::Open) {
-        if (const QStringList files = severalLocalFiles(event->mimeData()); !files.isEmpty()) {
-            setRankChoice({});
-            m_loads->startFiles(files);
-        }
+        if (const QStringList files = severalLocalFiles(event->mimeData()); !files.isEmpty())
+            openSeveral(files);
         else
             openPath(path);
     }

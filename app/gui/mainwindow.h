@@ -120,6 +120,7 @@ protected:
     void dragMoveEvent(QDragMoveEvent *event) override;
     void dragLeaveEvent(QDragLeaveEvent *event) override;
     void dropEvent(QDropEvent *event) override;
+    void openSeveral(const QStringList &files);
 
 private:
     void createMenus();

@@ -11,6 +11,7 @@
 #include "views/compare/dropchoiceoverlay.h"
 #include "views/timeline/timelinewidget.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -203,12 +204,19 @@ void TstCompareWindow::docksSayWhichSideTheyShow()
     }
     QVERIFY(overview);
     // The panels show the window's own profile, a.json, which is side A until swapped.
-    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("A: a.json")));
+    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("(A)")));
+    // The single-trace panels step aside for the two timelines, and come back afterwards.
+    QVERIFY(!overview->toggleViewAction()->isChecked());
+    QVERIFY(!window.detailsDock()->toggleViewAction()->isChecked());
     QSignalSpy ready(ws, &views::CompareWorkspace::comparisonReady);
     ws->swap();
     QTRY_VERIFY(ready.count() >= 1);
     QCOMPARE(ws->trace(views::CompareWorkspace::SideB), window.trace());
-    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("B: a.json")));
+    QTRY_VERIFY(overview->windowTitle().endsWith(QStringLiteral("(B)")));
+    emit ws->closeRequested(views::CompareWorkspace::SideA);
+    QTRY_VERIFY(overview->toggleViewAction()->isChecked());
+    QVERIFY(window.detailsDock()->toggleViewAction()->isChecked());
+    QCOMPARE(overview->windowTitle(), QStringLiteral("Overview"));
 }
 
 QTEST_MAIN(TstCompareWindow)

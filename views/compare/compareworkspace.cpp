@@ -4,6 +4,7 @@
 #include "views/compare/comparecharts.h"
 #include "views/compare/comparelabels.h"
 #include "views/compare/opdiffmodel.h"
+#include "views/compare/operatordiffmodel.h"
 #include "views/flamegraph/flamegraphpanel.h"
 #include "views/timeline/timelinewidget.h"
 
@@ -18,6 +19,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
+#include <QShowEvent>
+#include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -120,7 +125,11 @@ void CompareWorkspace::buildUi()
     }
 
     auto *bottom = new QSplitter(Qt::Horizontal, main);
-    auto *diffPane = new QWidget(bottom);
+    m_diffTabs = new QTabWidget(bottom);
+    m_diffTabs->setTabBarAutoHide(true);
+    m_diffTabs->setDocumentMode(true);
+    buildOperatorPane(m_diffTabs);
+    auto *diffPane = new QWidget(m_diffTabs);
     auto *dv = new QVBoxLayout(diffPane);
     dv->setContentsMargins(0, 0, 0, 0);
     auto *diffBar = new QHBoxLayout;
@@ -158,6 +167,7 @@ void CompareWorkspace::buildUi()
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &CompareWorkspace::onRowActivated);
     dv->addWidget(m_table, 1);
+    m_diffTabs->addTab(diffPane, tr("Op diff"));
 
     auto *tabs = new QTabWidget(bottom);
     m_summary = new QTextBrowser(tabs);
@@ -178,7 +188,7 @@ void CompareWorkspace::buildUi()
     m_flameDiff = new FlameGraphPanel(tabs);
     tabs->addTab(m_flameDiff, tr("Flame graph diff"));
     connect(tabs, &QTabWidget::currentChanged, this, &CompareWorkspace::refreshFlameDiff);
-    bottom->addWidget(diffPane);
+    bottom->addWidget(m_diffTabs);
     bottom->addWidget(tabs);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
@@ -187,7 +197,117 @@ void CompareWorkspace::buildUi()
     main->addWidget(bottom);
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
+    m_mainSplit = main;
+    // The splitters keep where the user put them, across comparisons and sessions.
+    for (QSplitter *split : {m_mainSplit, m_timelineSplit}) {
+        connect(split, &QSplitter::splitterMoved, this, [this, split] {
+            QSettings().setValue(QStringLiteral("compare/") + split->objectName(),
+                                 split->saveState());
+        });
+    }
+    m_mainSplit->setObjectName(QStringLiteral("compareMainSplitter"));
+    m_timelineSplit->setObjectName(QStringLiteral("compareTimelineSplitter"));
     layout->addWidget(main, 1);
+}
+
+void CompareWorkspace::buildOperatorPane(QTabWidget *tabs)
+{
+    m_operatorPane = new QWidget(tabs);
+    auto *v = new QVBoxLayout(m_operatorPane);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QHBoxLayout;
+    m_groupingBox = new QComboBox(m_operatorPane);
+    for (int g = 0; g < kOperatorGroupingCount; ++g)
+        m_groupingBox->addItem(QString::fromLatin1(operatorGroupingLabel(OperatorGrouping(g))));
+    m_operatorFilter = new QLineEdit(m_operatorPane);
+    m_operatorFilter->setPlaceholderText(tr("Filter operators"));
+    m_operatorFilter->setClearButtonEnabled(true);
+    bar->addWidget(new QLabel(tr("Group by:"), m_operatorPane));
+    bar->addWidget(m_groupingBox);
+    bar->addWidget(m_operatorFilter, 1);
+    v->addLayout(bar);
+    m_operatorMatch = new QLabel(m_operatorPane);
+    m_operatorMatch->setWordWrap(true);
+    v->addWidget(m_operatorMatch);
+
+    m_operatorModel = new OperatorDiffModel(this);
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_operatorModel);
+    proxy->setSortRole(OperatorDiffModel::kSortRole);
+    proxy->setFilterKeyColumn(OperatorDiffModel::OperatorColumn);
+    proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_operatorFilter, &QLineEdit::textChanged, proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_groupingBox, &QComboBox::activated, this, [this](int index) {
+        m_operatorModel->setGrouping(OperatorGrouping(index));
+    });
+    m_operatorTable = new QTableView(m_operatorPane);
+    m_operatorTable->setObjectName(QStringLiteral("operatorDiffTable"));
+    m_operatorTable->setModel(proxy);
+    m_operatorTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_operatorTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_operatorTable->verticalHeader()->hide();
+    m_operatorTable->verticalHeader()->setDefaultSectionSize(
+        m_operatorTable->fontMetrics().height() + 6);
+    m_operatorTable->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_operatorTable->setSortingEnabled(true);
+    m_operatorTable->setTextElideMode(Qt::ElideMiddle);
+    m_operatorTable->setColumnWidth(OperatorDiffModel::OperatorColumn, 380);
+    m_operatorTable->setColumnWidth(OperatorDiffModel::GpuWorkAColumn, 200);
+    m_operatorTable->setColumnWidth(OperatorDiffModel::GpuWorkBColumn, 200);
+    m_operatorTable->horizontalHeader()->setStretchLastSection(true);
+    v->addWidget(m_operatorTable, 1);
+}
+
+void CompareWorkspace::showOperators()
+{
+    const auto pytorch = m_comparison ? m_comparison->pytorch : nullptr;
+    const int index = m_diffTabs->indexOf(m_operatorPane);
+    if (!pytorch) {
+        if (index >= 0)
+            m_diffTabs->removeTab(index);
+        m_operatorModel->setComparison(nullptr, OperatorGrouping::Name);
+        return;
+    }
+    m_operatorModel->setComparison(pytorch, OperatorGrouping(m_groupingBox->currentIndex()));
+    m_operatorMatch->setText(operatorMatchText(pytorch->match));
+    if (index < 0)
+        m_diffTabs->insertTab(0, m_operatorPane, tr("Operators A ↔ B"));
+    m_diffTabs->setCurrentWidget(m_operatorPane);
+}
+
+QList<int> CompareWorkspace::timelineHeights() const
+{
+    return {m_panes[0]->height(), m_panes[1]->height()};
+}
+
+void CompareWorkspace::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_sized)
+        QTimer::singleShot(0, this, &CompareWorkspace::applyDefaultSizes);
+}
+
+// By default each timeline gets a third of the window's height (the tables the rest); a place
+// the user chose before wins.
+void CompareWorkspace::applyDefaultSizes()
+{
+    if (m_sized || !isVisible())
+        return;
+    m_sized = true;
+    QSettings settings;
+    bool restored = false;
+    for (QSplitter *split : {m_mainSplit, m_timelineSplit}) {
+        const QVariant state = settings.value(QStringLiteral("compare/") + split->objectName());
+        restored |= state.isValid() && split->restoreState(state.toByteArray());
+    }
+    if (restored)
+        return;
+    const int total = m_mainSplit->height();
+    const int timelines = std::min(2 * window()->height() / 3 + 8, total - 160);
+    if (timelines > 0)
+        m_mainSplit->setSizes({timelines, total - timelines});
+    m_timelineSplit->setSizes({timelines / 2, timelines - timelines / 2});
 }
 
 TimelineState *CompareWorkspace::state(Side side) const
@@ -215,6 +335,7 @@ void CompareWorkspace::clear()
     for (TimelineWidget *t : m_timelines)
         t->setTrace(nullptr);
     m_model->setDiff({});
+    showOperators();
     m_stepChart->clear();
     m_histogram->clear();
     m_flameDiff->setAnalyses(nullptr);
@@ -337,6 +458,7 @@ void CompareWorkspace::applyResult(Result result)
     m_alignment = m_comparison->alignment;
     fillStepSelector();
     showLevel();
+    showOperators();
     m_stepChart->setComparison(m_comparison->steps, m_names[0], m_names[1]);
     updateSummary();
     applyAlignment(true);

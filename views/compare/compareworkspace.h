@@ -41,6 +41,7 @@ class DurationHistogram;
 class FlameGraphPanel;
 class OpDiffModel;
 class OpDiffProxy;
+class OperatorDiffModel;
 class StepCompareChart;
 class TimelineState;
 class TimelineWidget;
@@ -84,6 +85,13 @@ public:
     OpDiffModel *opDiffModel() const { return m_model; }
     OpDiffProxy *opDiffProxy() const { return m_proxy; }
     QTableView *opDiffView() const { return m_table; }
+    // PyTorch traces: the operators matched across the two (empty for other traces).
+    OperatorDiffModel *operatorModel() const { return m_operatorModel; }
+    QTableView *operatorView() const { return m_operatorTable; }
+    QLabel *operatorMatchLabel() const { return m_operatorMatch; }
+    QComboBox *stepSelector() const { return m_stepBox; }
+    // Heights of the two timeline panes (for the layout checks).
+    QList<int> timelineHeights() const;
     StepCompareChart *stepChart() const { return m_stepChart; }
     DurationHistogram *histogram() const { return m_histogram; }
     // The differential flame graph (A vs B), computed when its tab is first shown.
@@ -130,6 +138,10 @@ private:
     void applyOccurrences(Occurrences occurrences);
     void exportCsv();
     void refreshFlameDiff();
+    void showOperators();
+    void buildOperatorPane(QTabWidget *tabs);
+    void applyDefaultSizes();
+    void showEvent(QShowEvent *event) override;
 
     std::array<core::analysis::AnalysisCachePtr, 2> m_caches;
     std::array<QString, 2> m_names;
@@ -145,6 +157,15 @@ private:
     bool m_syncing = false;
 
     QSplitter *m_timelineSplit = nullptr;
+    QSplitter *m_mainSplit = nullptr;
+    bool m_sized = false;
+    QTabWidget *m_diffTabs = nullptr;
+    QWidget *m_operatorPane = nullptr;
+    QComboBox *m_groupingBox = nullptr;
+    QLineEdit *m_operatorFilter = nullptr;
+    QLabel *m_operatorMatch = nullptr;
+    QTableView *m_operatorTable = nullptr;
+    OperatorDiffModel *m_operatorModel = nullptr;
     QComboBox *m_stepBox = nullptr;
     QCheckBox *m_lock = nullptr;
     QComboBox *m_levelBox = nullptr;

@@ -1,0 +1,157 @@
+// Two PyTorch traces dropped on the window together open the comparison: the step selector
+// pairs the ProfilerStep both files have, the operator table matches operators across an
+// NVIDIA and an AMD run (the convolution through its place in the call tree), and each timeline
+// gets a third of the window. Expectations come from the raw JSON of the shared pair.
+
+#include "../core/support/kinetofixtures.h"
+
+#include "app/gui/comparecontroller.h"
+#include "app/gui/mainwindow.h"
+#include "views/compare/compareworkspace.h"
+#include "views/compare/operatordiffmodel.h"
+
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QLabel>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+#include <map>
+
+using namespace tracedesk;
+using tracedesk::app::MainWindow;
+
+namespace {
+
+const QString kDir =
+    QString(TRACEDESK_SHARED_FIXTURES) + "/pairs/tracelens__falconsai_h100_vs_mi300/";
+const QString kH100 = kDir + "h100__Falconsai_nsfw_image_detection__1016002.json.gz";
+const QString kMi300 = kDir + "mi300__Falconsai_nsfw_image_detection__1016002.json.gz";
+
+// GPU time (us) of the kernels launched for operators named `op`: kernel -> launch by
+// correlation, launch -> operator by External id.
+double rawDeviceUs(const QString &path, const QString &op)
+{
+    const QJsonArray events = testsupport::readFixtureObject(path).value("traceEvents").toArray();
+    std::map<qint64, QString> opOfExternal;
+    std::map<qint64, qint64> externalOfCorrelation;
+    for (const QJsonValue &v : events) {
+        const QJsonObject e = v.toObject();
+        const QJsonObject args = e.value("args").toObject();
+        const QString cat = e.value("cat").toString();
+        if (e.value("ph").toString() != "X" || !args.contains("External id"))
+            continue;
+        if (cat == "cpu_op")
+            opOfExternal.emplace(args.value("External id").toInteger(), e.value("name").toString());
+        else if (cat == "cuda_runtime" || cat == "cuda_driver")
+            externalOfCorrelation[args.value("correlation").toInteger()] =
+                args.value("External id").toInteger();
+    }
+    double us = 0;
+    for (const QJsonValue &v : events) {
+        const QJsonObject e = v.toObject();
+        const QString cat = e.value("cat").toString();
+        if (cat != "kernel" && cat != "gpu_memcpy" && cat != "gpu_memset")
+            continue;
+        auto ext =
+            externalOfCorrelation.find(e.value("args").toObject().value("correlation").toInteger());
+        if (ext != externalOfCorrelation.end() && opOfExternal.count(ext->second) &&
+            opOfExternal.at(ext->second) == op)
+            us += e.value("dur").toDouble();
+    }
+    return us;
+}
+
+void dropFiles(MainWindow &window, const QStringList &paths)
+{
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString &p : paths)
+        urls << QUrl::fromLocalFile(p);
+    mime.setUrls(urls);
+    const QPoint pos(window.width() / 2, window.height() / 2);
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+}
+
+} // namespace
+
+class TstPyTorchCompareWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("compare"));
+    }
+
+    void droppingTwoTracesCompares()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kH100);
+        TRACEDESK_REQUIRE_FIXTURE(kMi300);
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        QSignalSpy shown(window.compareController(), &app::CompareController::comparisonShown);
+        dropFiles(window, {kH100, kMi300});
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        views::CompareWorkspace *ws = window.compareController()->workspace();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->comparison() != nullptr, 30000);
+        QVERIFY(ws->comparison()->pytorch);
+
+        // Aligned at the ProfilerStep both files have.
+        QComboBox *steps = ws->stepSelector();
+        QVERIFY(steps->isEnabled());
+        QVERIFY2(steps->currentText().contains("ProfilerStep#6"), qPrintable(steps->currentText()));
+
+        // The operator table: aten::addmm matched by name with each side's GPU time as its
+        // launches ran it; the convolution matched through its place in the call tree.
+        views::OperatorDiffModel *model = ws->operatorModel();
+        QTRY_VERIFY(ws->operatorView()->isVisible());
+        int addmm = -1, conv = -1;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString name =
+                model->index(r, views::OperatorDiffModel::OperatorColumn).data().toString();
+            if (name == "aten::addmm")
+                addmm = r;
+            if (name.startsWith("aten::cudnn_convolution"))
+                conv = r;
+        }
+        QVERIFY(addmm >= 0 && conv >= 0);
+        QCOMPARE(model->index(addmm, views::OperatorDiffModel::MatchColumn).data().toString(),
+                 QStringLiteral("name"));
+        const core::compare::OperatorDiffRow *row = model->rowAt(addmm);
+        QVERIFY(qAbs(row->deviceSelfUsA - rawDeviceUs(kH100, "aten::addmm")) < 1e-3);
+        QVERIFY(qAbs(row->deviceSelfUsB - rawDeviceUs(kMi300, "aten::addmm")) < 1e-3);
+        QVERIFY(model->index(addmm, views::OperatorDiffModel::GpuWorkAColumn)
+                    .data()
+                    .toString()
+                    .contains("GEMM"));
+        QCOMPARE(model->index(conv, views::OperatorDiffModel::MatchColumn).data().toString(),
+                 QStringLiteral("call path"));
+        QVERIFY(model->index(conv, views::OperatorDiffModel::OperatorColumn)
+                    .data()
+                    .toString()
+                    .contains("aten::miopen_convolution"));
+        QVERIFY(ws->operatorMatchLabel()->text().contains("1 by call path"));
+
+        // Each timeline gets about a third of the window's height.
+        QTRY_VERIFY(ws->timelineHeights().at(0) >= window.height() / 3 - 20);
+        QVERIFY(ws->timelineHeights().at(1) >= window.height() / 3 - 20);
+    }
+};
+
+QTEST_MAIN(TstPyTorchCompareWindow)
+#include "tst_pytorchcomparewindow.moc"

@@ -5,6 +5,7 @@
 #include "jsonout.h"
 #include "options.h"
 #include "pytorchdiff.h"
+#include "textcells.h"
 
 #include "core/compare/tracecomparison.h"
 #include "core/io/traceloader.h"
@@ -54,11 +55,6 @@ Loaded load(const std::string &path)
     return {trace.value(), {}};
 }
 
-std::string clip(const std::string &s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
-}
-
 void rowJson(JsonOut &j, const OpDiffRow &r)
 {
     j.beginObject()
@@ -85,12 +81,7 @@ void printJson(const TraceComparison &c, OpLevel level, const std::string &a,
     const OpDiff &diff = c.diff(level);
     JsonOut j;
     j.beginObject().value("a", a).value("b", b).value("level", opLevelName(level));
-    j.beginObject("gate")
-        .value("measure", c.gate.what)
-        .value("a_ms", c.gate.a)
-        .value("b_ms", c.gate.b)
-        .value("delta_percent", c.gate.deltaPercent)
-        .endObject();
+    gateJson(j, c.gate);
     j.beginObject("steps")
         .value("count_a", c.steps.stepCountA)
         .value("count_b", c.steps.stepCountB)

@@ -1,4 +1,5 @@
 #include "distributedtext.h"
+#include "textcells.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,11 +14,6 @@ namespace {
 double us(core::TimePs ps)
 {
     return double(ps) / 1e6;
-}
-
-std::string clip(const std::string &s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
 }
 
 // "1.5 MiB": sizes in binary units, "-" when the trace gives none.

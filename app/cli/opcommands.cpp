@@ -5,6 +5,7 @@
 #include "jsonout.h"
 #include "options.h"
 #include "pytorchcommands.h"
+#include "textcells.h"
 
 #include "core/analysis/frameworkopstats.h"
 #include "core/analysis/opmetrics.h"
@@ -114,11 +115,6 @@ std::string percent(double fraction)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
     return buf;
-}
-
-std::string clip(const std::string &s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
 }
 
 void profileJson(JsonOut &j, const OpProfileNode &n, std::string_view key = {})

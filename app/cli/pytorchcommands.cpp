@@ -8,6 +8,7 @@
 #include "pytorchcommands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "textcells.h"
 
 #include "core/analysis/framework.h"
 #include "core/analysis/pytorch/graphcapture.h"
@@ -32,13 +33,6 @@ namespace {
 
 constexpr double kPsPerMs = 1e9;
 
-// JSON key of each breakdown category, in BreakdownCategory order.
-
-std::string clip(const std::string &s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
-}
-
 void optionalPercent(JsonOut &j, std::string_view key, std::optional<double> percent)
 {
     if (percent)
@@ -47,21 +41,6 @@ void optionalPercent(JsonOut &j, std::string_view key, std::optional<double> per
         j.null(key);
 }
 
-std::optional<double> times100(std::optional<double> fraction)
-{
-    if (!fraction)
-        return std::nullopt;
-    return 100.0 * *fraction;
-}
-
-std::string percentText(std::optional<double> percent)
-{
-    if (!percent)
-        return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", *percent);
-    return buf;
-}
 
 void overviewJson(const PyTorchOverview &o, const std::string &framework)
 {
@@ -91,26 +70,8 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
         j.value(breakdownCategoryKey(BreakdownCategory(c)), o.average.cost[size_t(c)] / kPsPerMs);
     j.endObject();
     j.beginArray("gpu_metrics");
-    for (const PyTorchGpuMetrics &g : o.gpus) {
-        j.beginObject().value("device", g.device);
-        if (g.name.empty())
-            j.null("name");
-        else
-            j.value("name", g.name);
-        if (g.memoryBytes == 0)
-            j.null("memory_gb");
-        else
-            j.value("memory_gb", g.memoryGb);
-        if (g.computeCapability.empty())
-            j.null("compute_capability");
-        else
-            j.value("compute_capability", g.computeCapability);
-        optionalPercent(j, "gpu_utilization_percent", times100(g.utilization));
-        optionalPercent(j, "est_sm_efficiency_percent", times100(g.smEfficiency));
-        optionalPercent(j, "est_achieved_occupancy_percent", g.achievedOccupancy);
-        optionalPercent(j, "tensor_core_kernel_time_percent", times100(g.tensorCoreRatio));
-        j.endObject();
-    }
+    for (const PyTorchGpuMetrics &g : o.gpus)
+        gpuMetricsJson(j, g);
     j.endArray().beginArray("recommendations");
     for (const PyTorchRecommendation &r : o.recommendations)
         j.value({}, r.text);
@@ -268,9 +229,26 @@ const char *groupingLabel(OperatorGrouping g)
 
 } // namespace
 
-bool isPyTorchTrace(const core::Trace &trace)
+void gpuMetricsJson(JsonOut &j, const PyTorchGpuMetrics &g, std::string_view key)
 {
-    return trace.info.run.framework == "pytorch";
+    j.beginObject(key).value("device", g.device);
+    if (g.name.empty())
+        j.null("name");
+    else
+        j.value("name", g.name);
+    if (g.memoryBytes == 0)
+        j.null("memory_gb");
+    else
+        j.value("memory_gb", g.memoryGb);
+    if (g.computeCapability.empty())
+        j.null("compute_capability");
+    else
+        j.value("compute_capability", g.computeCapability);
+    optionalPercent(j, "gpu_utilization_percent", times100(g.utilization));
+    optionalPercent(j, "est_sm_efficiency_percent", times100(g.smEfficiency));
+    optionalPercent(j, "est_achieved_occupancy_percent", g.achievedOccupancy);
+    optionalPercent(j, "tensor_core_kernel_time_percent", times100(g.tensorCoreRatio));
+    j.endObject();
 }
 
 int printPyTorchOverview(AnalysisCache &cache, bool json)

@@ -5,7 +5,11 @@
 // print the core/analysis/pytorch/ results as text or --json. The JSON key names and units are
 // read by outside scripts; keep them stable (README.md, "Command line").
 
+#include "jsonout.h"
+
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/framework.h"
+#include "core/analysis/pytorch/pytorchoverview.h"
 
 #include <optional>
 #include <string>
@@ -14,7 +18,12 @@ namespace tracedesk::cli {
 
 struct ParsedArgs;
 
-bool isPyTorchTrace(const core::Trace &trace);
+using core::analysis::isPyTorchTrace;
+
+// One GPU's metrics as the overview's `gpu_metrics` entries write them (an object under `key`,
+// unnamed in an array).
+void gpuMetricsJson(JsonOut &j, const core::analysis::pytorch::PyTorchGpuMetrics &g,
+                    std::string_view key = {});
 
 // The analyses of the rank `--rank N` names (`rank`: N as given, nullopt without the option):
 // rank N of a merged run of rank traces, else the first rank (core/analysis/pytorch/

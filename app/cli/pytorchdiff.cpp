@@ -4,6 +4,9 @@
 
 #include "pytorchdiff.h"
 
+#include "pytorchcommands.h"
+#include "textcells.h"
+
 #include "core/analysis/pytorch/rankanalyses.h"
 #include "core/model/timeformat.h"
 
@@ -19,43 +22,16 @@ using core::analysis::pytorch::PyTorchGpuMetrics;
 
 namespace {
 
-std::string clip(const std::string &s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 3) + "...";
-}
-
-void optionalPercent(JsonOut &j, const char *key, std::optional<double> v, double scale)
-{
-    if (v)
-        j.value(key, *v * scale);
-    else
-        j.null(key);
-}
-
-void gpuJson(JsonOut &j, const PyTorchGpuMetrics &g, const char *key = "")
-{
-    j.beginObject(key).value("device", g.device);
-    if (g.name.empty())
-        j.null("name");
-    else
-        j.value("name", g.name);
-    optionalPercent(j, "gpu_utilization_percent", g.utilization, 100.0);
-    optionalPercent(j, "est_sm_efficiency_percent", g.smEfficiency, 100.0);
-    optionalPercent(j, "est_achieved_occupancy_percent", g.achievedOccupancy, 1.0);
-    optionalPercent(j, "tensor_core_kernel_time_percent", g.tensorCoreRatio, 100.0);
-    j.endObject();
-}
-
 // The first GPU's metrics under `key` (null without a GPU), and every GPU under `key`s.
 void gpusJson(JsonOut &j, const std::vector<PyTorchGpuMetrics> &gpus, const std::string &key)
 {
     if (gpus.empty())
         j.null(key);
     else
-        gpuJson(j, gpus.front(), key.c_str());
+        gpuMetricsJson(j, gpus.front(), key);
     j.beginArray(key + "_all");
     for (const PyTorchGpuMetrics &g : gpus)
-        gpuJson(j, g);
+        gpuMetricsJson(j, g);
     j.endArray();
 }
 
@@ -155,12 +131,7 @@ void comparisonJson(JsonOut &j, const TraceComparison &c, OperatorGrouping group
             j.value(p.categoryKeys[k], (b ? s.averageCategoryMsB : s.averageCategoryMsA)[k]);
         j.endObject();
     }
-    j.beginObject("gate")
-        .value("measure", c.gate.what)
-        .value("a_ms", c.gate.a)
-        .value("b_ms", c.gate.b)
-        .value("delta_percent", c.gate.deltaPercent)
-        .endObject();
+    gateJson(j, c.gate);
     const OperatorMatchSummary &m = p.match;
     j.beginObject("operator_match")
         .value("operators_a", m.operatorsA)
@@ -192,15 +163,6 @@ std::string kernelsText(const OperatorDiffRow &r, bool b)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%lld GPU op%s %s", (long long)n, n == 1 ? "" : "s",
                   core::formatDuration(core::TimePs(std::llround(r.kernelUs(b) * 1e6)), 3).c_str());
-    return buf;
-}
-
-std::string percentText(std::optional<double> v, double scale)
-{
-    if (!v)
-        return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", *v * scale);
     return buf;
 }
 
@@ -266,11 +228,14 @@ void comparisonText(const TraceComparison &c, OperatorGrouping grouping, size_t 
     const PyTorchGpuMetrics *ga = p.gpusA.empty() ? nullptr : &p.gpusA.front();
     const PyTorchGpuMetrics *gb = p.gpusB.empty() ? nullptr : &p.gpusB.front();
     auto line = [&](const char *label, auto get, double scale) {
-        std::printf("  %-32s %14s %14s\n", label, ga ? percentText(get(*ga), scale).c_str() : "-",
-                    gb ? percentText(get(*gb), scale).c_str() : "-");
+        auto percent = [&](const PyTorchGpuMetrics *g) {
+            const std::optional<double> v = g ? get(*g) : std::nullopt;
+            return percentText(v ? std::optional<double>(*v * scale) : std::nullopt);
+        };
+        std::printf("  %-32s %24s %24s\n", label, percent(ga).c_str(), percent(gb).c_str());
     };
-    std::printf("  %-32s %14s %14s\n", "device", ga ? clip(ga->name, 14).c_str() : "-",
-                gb ? clip(gb->name, 14).c_str() : "-");
+    std::printf("  %-32s %24s %24s\n", "device", ga ? clip(ga->name, 24).c_str() : "-",
+                gb ? clip(gb->name, 24).c_str() : "-");
     line(
         "GPU utilization", [](const PyTorchGpuMetrics &g) { return g.utilization; }, 100.0);
     line(
@@ -284,6 +249,16 @@ void comparisonText(const TraceComparison &c, OperatorGrouping grouping, size_t 
 }
 
 } // namespace
+
+void gateJson(JsonOut &j, const GateMeasure &gate)
+{
+    j.beginObject("gate")
+        .value("measure", gate.what)
+        .value("a_ms", gate.a)
+        .value("b_ms", gate.b)
+        .value("delta_percent", gate.deltaPercent)
+        .endObject();
+}
 
 std::vector<RankPair> pytorchRankPairs(const core::analysis::AnalysisCachePtr &a,
                                        const core::analysis::AnalysisCachePtr &b)

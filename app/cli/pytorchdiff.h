@@ -26,6 +26,9 @@ struct RankComparison
     core::compare::TraceComparison comparison;
 };
 
+// The `gate` object of every diff --json (XSpace and PyTorch alike).
+void gateJson(JsonOut &j, const core::compare::GateMeasure &gate);
+
 // The ranks both merged runs hold, with each side's analyses of that rank; empty unless both
 // traces are runs of several ranks.
 std::vector<RankPair> pytorchRankPairs(const core::analysis::AnalysisCachePtr &a,

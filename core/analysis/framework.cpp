@@ -86,6 +86,11 @@ void scanStringColumn(const Trace &trace, int64_t id, SideColumn column, Markers
 
 } // namespace
 
+bool isPyTorchTrace(const Trace &trace)
+{
+    return trace.info.run.framework == "pytorch";
+}
+
 std::string frameworkOf(const Trace &trace)
 {
     if (!trace.info.run.framework.empty())

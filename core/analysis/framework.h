@@ -28,4 +28,7 @@ namespace tracedesk::core::analysis {
 
 std::string frameworkOf(const Trace &trace);
 
+// A PyTorch profiler (Kineto) trace: the reader says so (no search).
+bool isPyTorchTrace(const Trace &trace);
+
 } // namespace tracedesk::core::analysis

@@ -624,11 +624,6 @@ double OperatorDiffRow::kernelUs(bool b) const
     return us;
 }
 
-bool isPyTorchTrace(const Trace &trace)
-{
-    return trace.info.run.framework == "pytorch";
-}
-
 PyTorchComparison comparePyTorch(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
                                  const NoiseThreshold &noise)
 {

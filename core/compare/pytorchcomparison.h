@@ -145,9 +145,6 @@ struct PyTorchComparison
     }
 };
 
-// Both traces are PyTorch profiler traces (RunMetadata says so).
-bool isPyTorchTrace(const Trace &trace);
-
 PyTorchComparison comparePyTorch(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
                                  const NoiseThreshold &noise = {});
 

@@ -1,5 +1,6 @@
 #include "core/compare/tracecomparison.h"
 
+#include "core/analysis/framework.h"
 #include "core/base/parallel.h"
 #include "core/model/timeformat.h"
 
@@ -97,7 +98,7 @@ TraceComparison comparePyTorchTraces(analysis::AnalysisCache &a, analysis::Analy
 TraceComparison compareTraces(analysis::AnalysisCache &a, analysis::AnalysisCache &b,
                               const CompareOptions &options)
 {
-    if (isPyTorchTrace(a.trace()) && isPyTorchTrace(b.trace()))
+    if (analysis::isPyTorchTrace(a.trace()) && analysis::isPyTorchTrace(b.trace()))
         return comparePyTorchTraces(a, b, options);
     CompareSide sides[2];
     analysis::AnalysisCache *caches[2] = {&a, &b};

@@ -8,6 +8,7 @@
 // shared with other threads).
 
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/framework.h"
 #include "core/sql/sliceids.h"
 
 #include <memory>
@@ -32,7 +33,7 @@ public:
     const Trace &trace() const { return *m_trace; }
     const SliceIds &ids() const { return m_ids; }
     analysis::AnalysisCache &cache() const { return *m_cache; }
-    bool isPyTorch() const { return m_trace->info.run.framework == "pytorch"; }
+    bool isPyTorch() const { return analysis::isPyTorchTrace(*m_trace); }
 
     // The profile's steps sorted by start: PyTorch ProfilerStep#N for Kineto traces, the step
     // analysis (FORMATS.md 2.2) otherwise.

@@ -140,6 +140,7 @@ struct SideRow
     double deviceSelfUs = 0;
     double deviceTotalUs = 0;
     std::vector<uint32_t> nodes;
+    std::vector<OperatorKernel> kernels; // what the nodes launched themselves
 };
 
 class PathReader
@@ -192,6 +193,43 @@ std::string joinPath(const std::vector<std::string> &path)
         text += p;
     }
     return text;
+}
+
+std::vector<OperatorKernel> kernelsOf(const Side &side, const std::vector<uint32_t> &nodes)
+{
+    const Trace &trace = *side.trace;
+    const KinetoIndex &index = *side.tree->index;
+    std::map<std::pair<StringId, SliceRole>, OperatorKernel> byName;
+    for (uint32_t n : nodes) {
+        for (uint32_t r : side.tree->nodes[n].runtimes) {
+            for (uint32_t a : index.activitiesOf(r)) {
+                const KinetoActivity &act = index.activities[a];
+                const StringId name = trace.kind(act.ref).name;
+                auto [it, inserted] = byName.try_emplace({name, act.role});
+                if (inserted) {
+                    it->second.name = std::string(trace.string(name));
+                    it->second.family = analysis::kernelFamily(it->second.name, act.role);
+                }
+                it->second.count += 1;
+                it->second.us += double(act.end - act.start) / kPsPerUs;
+            }
+        }
+    }
+    std::vector<OperatorKernel> out;
+    for (auto &[key, k] : byName)
+        out.push_back(std::move(k));
+    std::sort(out.begin(), out.end(), [](const OperatorKernel &x, const OperatorKernel &y) {
+        return x.us != y.us ? x.us > y.us : x.name < y.name;
+    });
+    return out;
+}
+
+// Each row's kernels, read once for the matching and the row.
+std::vector<SideRow> withKernels(const Side &side, std::vector<SideRow> rows)
+{
+    for (SideRow &row : rows)
+        row.kernels = kernelsOf(side, row.nodes);
+    return rows;
 }
 
 std::vector<SideRow> statsRows(const Side &side, OperatorGrouping grouping)
@@ -249,35 +287,6 @@ std::vector<SideRow> callPathRows(const Side &side)
     return rows;
 }
 
-std::vector<OperatorKernel> kernelsOf(const Side &side, const std::vector<uint32_t> &nodes)
-{
-    const Trace &trace = *side.trace;
-    const KinetoIndex &index = *side.tree->index;
-    std::map<std::pair<StringId, SliceRole>, OperatorKernel> byName;
-    for (uint32_t n : nodes) {
-        for (uint32_t r : side.tree->nodes[n].runtimes) {
-            for (uint32_t a : index.activitiesOf(r)) {
-                const KinetoActivity &act = index.activities[a];
-                const StringId name = trace.kind(act.ref).name;
-                auto [it, inserted] = byName.try_emplace({name, act.role});
-                if (inserted) {
-                    it->second.name = std::string(trace.string(name));
-                    it->second.family = analysis::kernelFamily(it->second.name, act.role);
-                }
-                it->second.count += 1;
-                it->second.us += double(act.end - act.start) / kPsPerUs;
-            }
-        }
-    }
-    std::vector<OperatorKernel> out;
-    for (auto &[key, k] : byName)
-        out.push_back(std::move(k));
-    std::sort(out.begin(), out.end(), [](const OperatorKernel &x, const OperatorKernel &y) {
-        return x.us != y.us ? x.us > y.us : x.name < y.name;
-    });
-    return out;
-}
-
 std::vector<FamilyTimes> familiesOf(const std::vector<OperatorKernel> &a,
                                     const std::vector<OperatorKernel> &b)
 {
@@ -311,8 +320,6 @@ std::vector<FamilyTimes> familiesOf(const std::vector<OperatorKernel> &a,
 
 struct Matcher
 {
-    const Side &a;
-    const Side &b;
     double stepsA = 1;
     double stepsB = 1;
     NoiseThreshold noise;
@@ -334,14 +341,14 @@ struct Matcher
             r.hostSelfUsA = ra->hostSelfUs;
             r.deviceSelfUsA = ra->deviceSelfUs;
             r.deviceTotalUsA = ra->deviceTotalUs;
-            r.kernelsA = kernelsOf(a, ra->nodes);
+            r.kernelsA = ra->kernels;
         }
         if (rb) {
             r.callsB = rb->calls;
             r.hostSelfUsB = rb->hostSelfUs;
             r.deviceSelfUsB = rb->deviceSelfUs;
             r.deviceTotalUsB = rb->deviceTotalUs;
-            r.kernelsB = kernelsOf(b, rb->nodes);
+            r.kernelsB = rb->kernels;
         }
         r.deltaUs = r.deviceSelfUsB - r.deviceSelfUsA;
         r.deltaPercent = r.deviceSelfUsA > 0 ? 100.0 * r.deltaUs / r.deviceSelfUsA
@@ -354,11 +361,10 @@ struct Matcher
 
     bool sameKindOfWork(const SideRow &x, const SideRow &y) const
     {
-        const std::vector<OperatorKernel> kx = kernelsOf(a, x.nodes), ky = kernelsOf(b, y.nodes);
-        if (kx.empty() || ky.empty())
-            return kx.empty() && ky.empty();
-        for (const OperatorKernel &p : kx) {
-            for (const OperatorKernel &q : ky) {
+        if (x.kernels.empty() || y.kernels.empty())
+            return x.kernels.empty() && y.kernels.empty();
+        for (const OperatorKernel &p : x.kernels) {
+            for (const OperatorKernel &q : y.kernels) {
                 if (p.family == q.family)
                     return true;
             }
@@ -637,16 +643,17 @@ PyTorchComparison comparePyTorch(analysis::AnalysisCache &a, analysis::AnalysisC
 
     PyTorchComparison out;
     compareStepsOf(sa, sb, out);
-    Matcher m{sa, sb, double(std::max<size_t>(sa.steps->steps.size(), 1)),
+    Matcher m{double(std::max<size_t>(sa.steps->steps.size(), 1)),
               double(std::max<size_t>(sb.steps->steps.size(), 1)), noise};
-    out.operators[size_t(OperatorGrouping::Name)] =
-        m.match(statsRows(sa, OperatorGrouping::Name), statsRows(sb, OperatorGrouping::Name),
-                OperatorMatch::Name);
-    out.operators[size_t(OperatorGrouping::NameInputShapes)] =
-        m.match(statsRows(sa, OperatorGrouping::NameInputShapes),
-                statsRows(sb, OperatorGrouping::NameInputShapes), OperatorMatch::Name);
-    out.operators[size_t(OperatorGrouping::CallPath)] =
-        m.match(callPathRows(sa), callPathRows(sb), OperatorMatch::CallPath);
+    auto matchRows = [&](OperatorGrouping g, std::vector<SideRow> rowsA,
+                         std::vector<SideRow> rowsB) {
+        out.operators[size_t(g)] = m.match(
+            withKernels(sa, std::move(rowsA)), withKernels(sb, std::move(rowsB)),
+            g == OperatorGrouping::CallPath ? OperatorMatch::CallPath : OperatorMatch::Name);
+    };
+    for (const OperatorGrouping g : {OperatorGrouping::Name, OperatorGrouping::NameInputShapes})
+        matchRows(g, statsRows(sa, g), statsRows(sb, g));
+    matchRows(OperatorGrouping::CallPath, callPathRows(sa), callPathRows(sb));
     out.match = summarize(out.rows(OperatorGrouping::Name));
     out.gpusA = sa.overview->gpus;
     out.gpusB = sb.overview->gpus;

@@ -4,9 +4,11 @@
 #include "core/base/parallel.h"
 #include "core/model/timeformat.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace tracedesk::core::compare {
 
@@ -144,6 +146,34 @@ std::string describe(const OpDiffRow &row, const std::string &per)
            + ")";
 }
 
+// The matched PyTorch operators (device self time per step) as an op diff, largest change first.
+OpDiff matchedOperatorDiff(const PyTorchComparison &p)
+{
+    OpDiff diff;
+    diff.stepsA = std::max(p.steps.stepCountA, 1);
+    diff.stepsB = std::max(p.steps.stepCountB, 1);
+    for (const OperatorDiffRow &r : p.rows(OperatorGrouping::Name)) {
+        OpDiffRow row;
+        row.name = r.opNameB == r.opName ? r.opName : r.opName + " <-> " + r.opNameB;
+        row.category = r.annotation ? "annotation" : "operator";
+        row.occurrencesA = r.callsA;
+        row.occurrencesB = r.callsB;
+        row.perStepUsA = r.deviceSelfUsA / diff.stepsA;
+        row.perStepUsB = r.deviceSelfUsB / diff.stepsB;
+        row.deltaUs = row.perStepUsB - row.perStepUsA;
+        row.deltaPercent = row.perStepUsA > 0 ? 100.0 * row.deltaUs / row.perStepUsA
+                                              : std::numeric_limits<double>::quiet_NaN();
+        row.change = r.change;
+        diff.counts[size_t(row.change)] += 1;
+        diff.rows.push_back(std::move(row));
+    }
+    std::stable_sort(diff.rows.begin(), diff.rows.end(),
+                     [](const OpDiffRow &x, const OpDiffRow &y) {
+                         return std::abs(x.deltaUs) > std::abs(y.deltaUs);
+                     });
+    return diff;
+}
+
 } // namespace
 
 std::vector<std::string> summaryLines(const TraceComparison &comparison, OpLevel level,
@@ -161,7 +191,12 @@ std::vector<std::string> summaryLines(const TraceComparison &comparison, OpLevel
                   formatPercent(g.deltaPercent).c_str(), verdict);
     lines.emplace_back(buf);
 
-    const OpDiff &diff = comparison.diff(level);
+    // PyTorch operators as matched across the traces: one that matched under another name
+    // (cuDNN on one GPU, MIOpen on the other) moved, it is not gone on one side and new on the
+    // other as the name-keyed diff would say.
+    const bool matched = comparison.pytorch && level == OpLevel::Framework;
+    const OpDiff operators = matched ? matchedOperatorDiff(*comparison.pytorch) : OpDiff{};
+    const OpDiff &diff = matched ? operators : comparison.diff(level);
     std::vector<const OpDiffRow *> worse, better;
     for (const OpDiffRow &row : diff.rows) {
         if ((row.change == OpChange::Slower || row.change == OpChange::Added) && worse.size() < top)

@@ -311,6 +311,25 @@ private slots:
         QCOMPARE(clitest::runCli({"diff", kH100, slow, "--fail-if-slower", "40"}).exitCode, 0);
     }
 
+    // The plain-words summary reads the matched operators: the convolution moved from cuDNN to
+    // MIOpen, it is not gone on one side and new on the other.
+    void summaryFollowsTheMatch()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kH100);
+        TRACEDESK_REQUIRE_FIXTURE(kMi300);
+        auto a = loadTrace(kH100.toStdString()), b = loadTrace(kMi300.toStdString());
+        QVERIFY(a && b);
+        analysis::AnalysisCache ca(a.value()), cb(b.value());
+        const TraceComparison c = compareTraces(ca, cb);
+        std::string text;
+        for (const std::string &line : summaryLines(c, OpLevel::Framework, 10))
+            text += line + "\n";
+        QVERIFY2(text.find("aten::cudnn_convolution <-> aten::miopen_convolution")
+                     != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("is gone in B") == std::string::npos, text.c_str());
+    }
+
     // The comparison the window shows: the step selector pairs ProfilerStep numbers and the op
     // diff has the operators' device rows.
     void comparisonForTheWindow()

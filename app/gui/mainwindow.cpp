@@ -627,22 +627,28 @@ void MainWindow::openSeveral(const QStringList &files)
         openAsRun();
         return;
     }
-    // Bounded reads of the two files' heads (the same the loader makes first).
+    // The files' heads are read on a worker: a graph capture pair is found by decompressing up
+    // to a bound, which the GUI thread must not wait for.
     const std::vector<std::string> paths = {files[0].toStdString(), files[1].toStdString()};
-    bool compare = !core::findGraphCapturePair(paths);
-    if (compare) {
-        const std::vector<core::RunFile> run = core::runFiles(paths);
-        bool ownRanks = true;
-        for (const core::RunFile &f : run)
-            ownRanks &= f.rankSource == "distributedInfo";
-        compare = !(ownRanks && core::rankNumbers(run).size() == 2);
-    }
-    if (!compare) {
-        openAsRun();
-        return;
-    }
-    openPath(files[0]);
-    compareWith(files[1]);
+    m_dropJob.run<bool>(
+        this,
+        [paths] {
+            if (core::findGraphCapturePair(paths))
+                return false;
+            const std::vector<core::RunFile> run = core::runFiles(paths);
+            bool ownRanks = true;
+            for (const core::RunFile &f : run)
+                ownRanks &= f.rankSource == "distributedInfo";
+            return !(ownRanks && core::rankNumbers(run).size() == 2);
+        },
+        [this, files, openAsRun](bool compare) {
+            if (!compare) {
+                openAsRun();
+                return;
+            }
+            openPath(files[0]);
+            compareWith(files[1]);
+        });
 }
 
 void MainWindow::dropEvent(QDropEvent *event)

@@ -7,6 +7,7 @@
 #include "app/gui/loadcontroller.h"
 
 #include "core/model/trace.h"
+#include "views/timeline/backgroundjob.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -170,6 +171,7 @@ private:
     QString m_screenshotPath;
     QElapsedTimer m_screenshotWait;
     bool m_interactiveErrors = true;
+    views::BackgroundJob m_dropJob; // decides what two dropped traces are
 };
 
 } // namespace tracedesk::app

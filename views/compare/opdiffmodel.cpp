@@ -19,7 +19,9 @@ QString micros(double us)
     return QString::number(us, 'f', us != 0 && std::abs(us) < 10 ? 2 : 1);
 }
 
-QColor changeColor(OpChange change)
+} // namespace
+
+QColor opChangeColor(OpChange change)
 {
     switch (change) {
     case OpChange::Slower: return QColor(0xd0, 0x3b, 0x3b);
@@ -30,6 +32,8 @@ QColor changeColor(OpChange change)
     }
     return QColor(0x80, 0x80, 0x80);
 }
+
+namespace {
 
 QString csvField(QString text)
 {
@@ -120,7 +124,7 @@ QVariant OpDiffModel::data(const QModelIndex &index, int role) const
         return QString::fromStdString(r->where);
     } else if (role == Qt::ForegroundRole) {
         if (c == ChangeColumn || c == DeltaColumn || c == DeltaPercentColumn)
-            return QBrush(changeColor(r->change));
+            return QBrush(opChangeColor(r->change));
     } else if (role == Qt::TextAlignmentRole) {
         if (c >= DeltaColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);

@@ -7,6 +7,7 @@
 #include "core/compare/opdiff.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <QSortFilterProxyModel>
 
 namespace tracedesk::views {
@@ -58,6 +59,9 @@ class OpDiffProxy : public QSortFilterProxyModel
 public:
     explicit OpDiffProxy(QObject *parent = nullptr);
 };
+
+// The colour of a change: red slower, orange added, green faster, blue removed, grey unchanged.
+QColor opChangeColor(core::compare::OpChange change);
 
 // The table as the proxy shows it (header, then rows in view order), CSV-quoted.
 QString opDiffCsv(const QAbstractItemModel &model);

@@ -1,5 +1,7 @@
 #include "views/compare/operatordiffmodel.h"
 
+#include "views/compare/opdiffmodel.h"
+
 #include "core/model/timeformat.h"
 
 #include <QBrush>
@@ -61,23 +63,6 @@ QString kernelList(const OperatorDiffRow &row, bool b)
                          QString::fromStdString(k.name).toHtmlEscaped());
     }
     return html + QStringLiteral("</table>");
-}
-
-QColor changeColor(OpChange change)
-{
-    switch (change) {
-    case OpChange::Slower:
-        return QColor(0xd0, 0x3b, 0x3b);
-    case OpChange::Added:
-        return QColor(0xc0, 0x6a, 0x10);
-    case OpChange::Faster:
-        return QColor(0x2e, 0x8b, 0x3e);
-    case OpChange::Removed:
-        return QColor(0x2a, 0x7a, 0xb0);
-    case OpChange::Unchanged:
-        break;
-    }
-    return QColor(0x80, 0x80, 0x80);
 }
 
 QString operatorText(const OperatorDiffRow &row)
@@ -202,7 +187,7 @@ QVariant OperatorDiffModel::data(const QModelIndex &index, int role) const
         return {};
     }
     if (role == Qt::ForegroundRole && (column == ChangeColumn || column == DeltaColumn))
-        return QBrush(changeColor(row->change));
+        return QBrush(opChangeColor(row->change));
     if (role == Qt::FontRole && row->annotation && column == OperatorColumn) {
         QFont font;
         font.setItalic(true);

@@ -4,6 +4,7 @@
 // gets a third of the window. Expectations come from the raw JSON of the shared pair.
 
 #include "../core/support/kinetofixtures.h"
+#include "../core/support/rawoperators.h"
 
 #include "app/gui/comparecontroller.h"
 #include "app/gui/mainwindow.h"
@@ -21,7 +22,6 @@
 #include <QTableView>
 #include <QtTest>
 
-#include <map>
 
 using namespace tracedesk;
 using tracedesk::app::MainWindow;
@@ -32,40 +32,6 @@ const QString kDir =
     QString(TRACEDESK_SHARED_FIXTURES) + "/pairs/tracelens__falconsai_h100_vs_mi300/";
 const QString kH100 = kDir + "h100__Falconsai_nsfw_image_detection__1016002.json.gz";
 const QString kMi300 = kDir + "mi300__Falconsai_nsfw_image_detection__1016002.json.gz";
-
-// GPU time (us) of the kernels launched for operators named `op`: kernel -> launch by
-// correlation, launch -> operator by External id.
-double rawDeviceUs(const QString &path, const QString &op)
-{
-    const QJsonArray events = testsupport::readFixtureObject(path).value("traceEvents").toArray();
-    std::map<qint64, QString> opOfExternal;
-    std::map<qint64, qint64> externalOfCorrelation;
-    for (const QJsonValue &v : events) {
-        const QJsonObject e = v.toObject();
-        const QJsonObject args = e.value("args").toObject();
-        const QString cat = e.value("cat").toString();
-        if (e.value("ph").toString() != "X" || !args.contains("External id"))
-            continue;
-        if (cat == "cpu_op")
-            opOfExternal.emplace(args.value("External id").toInteger(), e.value("name").toString());
-        else if (cat == "cuda_runtime" || cat == "cuda_driver")
-            externalOfCorrelation[args.value("correlation").toInteger()] =
-                args.value("External id").toInteger();
-    }
-    double us = 0;
-    for (const QJsonValue &v : events) {
-        const QJsonObject e = v.toObject();
-        const QString cat = e.value("cat").toString();
-        if (cat != "kernel" && cat != "gpu_memcpy" && cat != "gpu_memset")
-            continue;
-        auto ext =
-            externalOfCorrelation.find(e.value("args").toObject().value("correlation").toInteger());
-        if (ext != externalOfCorrelation.end() && opOfExternal.count(ext->second) &&
-            opOfExternal.at(ext->second) == op)
-            us += e.value("dur").toDouble();
-    }
-    return us;
-}
 
 void dropFiles(MainWindow &window, const QStringList &paths)
 {
@@ -133,8 +99,8 @@ private slots:
         QCOMPARE(model->index(addmm, views::OperatorDiffModel::MatchColumn).data().toString(),
                  QStringLiteral("name"));
         const core::compare::OperatorDiffRow *row = model->rowAt(addmm);
-        QVERIFY(qAbs(row->deviceSelfUsA - rawDeviceUs(kH100, "aten::addmm")) < 1e-3);
-        QVERIFY(qAbs(row->deviceSelfUsB - rawDeviceUs(kMi300, "aten::addmm")) < 1e-3);
+        QVERIFY(qAbs(row->deviceSelfUsA - testsupport::rawOperators(kH100).deviceUs.at("aten::addmm")) < 1e-3);
+        QVERIFY(qAbs(row->deviceSelfUsB - testsupport::rawOperators(kMi300).deviceUs.at("aten::addmm")) < 1e-3);
         QVERIFY(model->index(addmm, views::OperatorDiffModel::GpuWorkAColumn)
                     .data()
                     .toString()

@@ -6,6 +6,7 @@
 #include "support/clirun.h"
 #include "support/compressbytes.h"
 #include "support/kinetofixtures.h"
+#include "support/rawoperators.h"
 
 #include "core/analysis/analysiscache.h"
 #include "core/compare/tracecomparison.h"
@@ -33,104 +34,6 @@ const QString kMi300 = kPairs + "tracelens__falconsai_h100_vs_mi300/"
 const QString kControl = kPairs + "hta__trace_diff/control.json.gz";
 const QString kTest = kPairs + "hta__trace_diff/test.json.gz";
 
-QJsonArray eventsOf(const QString &path)
-{
-    return testsupport::readFixtureObject(path).value("traceEvents").toArray();
-}
-
-// What the raw file says, without the readers under test.
-struct Raw
-{
-    std::set<QString> operatorNames;    // names of complete `cpu_op` events
-    std::map<QString, double> deviceUs; // per operator name, GPU time of its launches
-    std::set<QString> stepNames;        // host ProfilerStep#N
-};
-
-// GPU time per operator: each kernel / memcpy / memset finds its launch by correlation, and the
-// launch its operator by External id (the profiler's own link between a launch and the op that
-// issued it). Files whose launches' External ids only repeat their correlation ids name no op
-// that way; there the launch belongs to the innermost `cpu_op` around it on its thread (of two
-// with the same span, the later in the file: the profiler writes an op before those it holds).
-Raw rawOf(const QString &path)
-{
-    Raw raw;
-    const QJsonArray events = eventsOf(path);
-    struct Span
-    {
-        double begin = 0;
-        double end = 0;
-        QString name;
-        qint64 correlation = -1;
-    };
-    std::map<qint64, QString> opByExternalId;
-    std::map<qint64, qint64> externalIdByCorrelation;
-    std::map<QString, std::vector<Span>> opsByThread, launchesByThread;
-    bool mirrored = true;
-    for (const QJsonValue &v : events) {
-        const QJsonObject e = v.toObject();
-        if (e.value("ph").toString() != "X")
-            continue;
-        const QString cat = e.value("cat").toString();
-        const QJsonObject args = e.value("args").toObject();
-        const QString name = e.value("name").toString();
-        const QString thread =
-            e.value("pid").toVariant().toString() + "/" + e.value("tid").toVariant().toString();
-        const Span span{e.value("ts").toDouble(),
-                        e.value("ts").toDouble() + e.value("dur").toDouble(), name,
-                        args.value("correlation").toInteger(-1)};
-        if (name.startsWith("ProfilerStep#") && !cat.startsWith("gpu_"))
-            raw.stepNames.insert(name);
-        if (cat == "cpu_op") {
-            if (!name.startsWith("ProfilerStep#")) {
-                raw.operatorNames.insert(name);
-                opsByThread[thread].push_back(span);
-            }
-            if (args.contains("External id"))
-                opByExternalId.emplace(args.value("External id").toInteger(), name);
-        } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
-            launchesByThread[thread].push_back(span);
-            if (args.contains("correlation") && args.contains("External id")) {
-                const qint64 ext = args.value("External id").toInteger();
-                externalIdByCorrelation[span.correlation] = ext;
-                mirrored &= ext == span.correlation;
-            }
-        }
-    }
-    std::map<qint64, QString> opByCorrelation;
-    for (auto &[thread, launches] : launchesByThread) {
-        for (const Span &l : launches) {
-            if (!mirrored) {
-                auto ext = externalIdByCorrelation.find(l.correlation);
-                auto op = ext == externalIdByCorrelation.end() ? opByExternalId.end()
-                                                               : opByExternalId.find(ext->second);
-                if (op != opByExternalId.end())
-                    opByCorrelation[l.correlation] = op->second;
-                continue;
-            }
-            const Span *inner = nullptr;
-            for (const Span &op : opsByThread[thread]) {
-                if (op.begin <= l.begin && op.end >= l.end &&
-                    (!inner || op.begin > inner->begin ||
-                     (op.begin == inner->begin && op.end <= inner->end)))
-                    inner = &op;
-            }
-            if (inner)
-                opByCorrelation[l.correlation] = inner->name;
-        }
-    }
-    for (const QJsonValue &v : events) {
-        const QJsonObject e = v.toObject();
-        const QString cat = e.value("cat").toString();
-        if (e.value("ph").toString() != "X" ||
-            (cat != "kernel" && cat != "gpu_memcpy" && cat != "gpu_memset"))
-            continue;
-        auto op = opByCorrelation.find(e.value("args").toObject().value("correlation").toInteger());
-        if (op != opByCorrelation.end())
-            raw.deviceUs[op->second] += e.value("dur").toDouble();
-    }
-    return raw;
-}
-
 QJsonObject diffJson(const QStringList &args)
 {
     const clitest::CliRun run = clitest::runCli(QStringList{"diff"} + args + QStringList{"--json"});
@@ -154,7 +57,7 @@ std::map<QString, QJsonObject> rowsByName(const QJsonObject &diff)
 
 // Every operator both files name is matched by name, and its device time on each side is what
 // the operator's launches ran, counted from the file.
-void checkOperators(const QJsonObject &diff, const Raw &a, const Raw &b)
+void checkOperators(const QJsonObject &diff, const testsupport::RawOperators &a, const testsupport::RawOperators &b)
 {
     const std::map<QString, QJsonObject> rows = rowsByName(diff);
     int inBoth = 0;
@@ -193,7 +96,7 @@ private slots:
     {
         TRACEDESK_REQUIRE_FIXTURE(kH100);
         TRACEDESK_REQUIRE_FIXTURE(kMi300);
-        const Raw a = rawOf(kH100), b = rawOf(kMi300);
+        const testsupport::RawOperators a = testsupport::rawOperators(kH100), b = testsupport::rawOperators(kMi300);
         const QJsonObject diff = diffJson({kH100, kMi300});
         QCOMPARE(diff.value("framework").toString(), QString("pytorch"));
         checkOperators(diff, a, b);
@@ -264,7 +167,7 @@ private slots:
     {
         TRACEDESK_REQUIRE_FIXTURE(kControl);
         TRACEDESK_REQUIRE_FIXTURE(kTest);
-        const Raw a = rawOf(kControl), b = rawOf(kTest);
+        const testsupport::RawOperators a = testsupport::rawOperators(kControl), b = testsupport::rawOperators(kTest);
         const QJsonObject diff = diffJson({kControl, kTest});
         checkOperators(diff, a, b);
         // Six ProfilerSteps with the same numbers in both runs, paired by number.
@@ -347,7 +250,7 @@ private slots:
         // The alignment puts the first pair's starts at one x.
         QCOMPARE(c.alignment.anchorA, c.steps.pairs[0].beginA);
         QCOMPARE(c.alignment.anchorB, c.steps.pairs[0].beginB);
-        const Raw raw = rawOf(kControl);
+        const testsupport::RawOperators raw = testsupport::rawOperators(kControl);
         bool found = false;
         for (const OpDiffRow &r : c.diff(OpLevel::Framework).rows) {
             if (r.name == "aten::mm" && r.where == kWhereDevice) {

@@ -252,4 +252,19 @@ private:
     KinetoArgs m_args;
 };
 
+// The events endWindowAfterWork writes after the last step: the Trace span and Record Window End.
+inline constexpr uint64_t kTrailerEvents = 2;
+
+// Calls step(n) for n = first, first + 1, ... until `writer` holds `events` events but for the
+// trailer (at least one step); returns how many steps ran.
+template<typename Step>
+uint64_t runStepsUntil(const KinetoJsonWriter &writer, uint64_t events, uint64_t first, Step &&step)
+{
+    uint64_t n = first;
+    do {
+        step(n++);
+    } while (writer.events() + kTrailerEvents < events);
+    return n - first;
+}
+
 } // namespace tracedesk::core::generator

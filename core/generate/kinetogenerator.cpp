@@ -19,7 +19,6 @@ using namespace generator;
 
 constexpr int kGpus = 2;
 constexpr uint64_t kFirstStep = 3;     // after a wait step and two warm-up steps
-constexpr uint64_t kTrailerEvents = 2; // the Trace span and Record Window End
 constexpr int64_t kUs = 1000;
 constexpr HostThread M = HostThread::Main;
 constexpr HostThread A = HostThread::Autograd;
@@ -145,11 +144,8 @@ void Workload::writeMetadata()
 void Workload::run()
 {
     writeMetadata();
-    uint64_t n = kFirstStep;
-    do {
-        step(n++);
-    } while (m_writer.events() + kTrailerEvents < m_options.events);
-    m_stats.steps = n - kFirstStep;
+    m_stats.steps = runStepsUntil(m_writer, m_options.events, kFirstStep,
+                                  [this](uint64_t n) { step(n); });
     m_stats.endNs = m_emit.endWindowAfterWork(M);
 }
 

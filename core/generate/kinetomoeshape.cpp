@@ -27,7 +27,6 @@ using namespace generator;
 using namespace generator::moe;
 
 constexpr uint64_t kFirstStep = 10;
-constexpr uint64_t kTrailerEvents = 2; // the Trace span and Record Window End
 constexpr int64_t kUs = 1000;
 constexpr int kEpRanks = 8;
 constexpr int64_t kCommSms = 24; // the SMs DeepEP's kernels occupy
@@ -190,11 +189,8 @@ void Trainer::writeMetadata()
 void Trainer::run()
 {
     writeMetadata();
-    uint64_t n = kFirstStep;
-    do {
-        step(n++);
-    } while (m_writer.events() + kTrailerEvents < m_options.events);
-    m_stats.steps = n - kFirstStep;
+    m_stats.steps = runStepsUntil(m_writer, m_options.events, kFirstStep,
+                                  [this](uint64_t n) { step(n); });
     m_stats.endNs = m_emit.endWindowAfterWork(M);
 }
 

@@ -20,7 +20,6 @@ namespace {
 using namespace generator;
 
 constexpr uint64_t kFirstStep = 1;
-constexpr uint64_t kTrailerEvents = 2; // the Trace span and Record Window End
 constexpr int64_t kUs = 1000;
 constexpr int kMaxRanks = 4096;
 constexpr HostThread M = HostThread::Main;
@@ -158,11 +157,8 @@ Result<bool> Run::open(const std::vector<std::string> &paths, int slowRank)
 
 void Run::run()
 {
-    uint64_t n = kFirstStep;
-    do {
-        step(n++);
-    } while (m_ranks.front()->writer.events() + kTrailerEvents < m_options.eventsPerRank);
-    m_steps = n - kFirstStep;
+    m_steps = runStepsUntil(m_ranks.front()->writer, m_options.eventsPerRank, kFirstStep,
+                            [this](uint64_t n) { step(n); });
 }
 
 std::vector<Segment> Run::planStep()

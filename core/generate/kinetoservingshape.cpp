@@ -20,7 +20,6 @@ namespace {
 using namespace generator;
 
 constexpr int64_t kUs = 1000;
-constexpr uint64_t kTrailerEvents = 2; // the Trace span and Record Window End
 constexpr int kPrefillEvery = 8;       // every 8th iteration admits new requests
 constexpr int64_t kGraphId = 3;        // the graph of the largest captured batch size
 constexpr HostThread M = HostThread::Main;
@@ -249,11 +248,8 @@ public:
     void run()
     {
         writeMetadata(m_emit, m_stats.cpuPid);
-        uint64_t n = 0;
-        do {
-            iteration(n++);
-        } while (m_writer.events() + kTrailerEvents < m_options.events);
-        m_stats.iterations = n;
+        m_stats.iterations = runStepsUntil(m_writer, m_options.events, 0,
+                                           [this](uint64_t n) { iteration(n); });
         m_stats.endNs = m_emit.endWindowAfterWork(M);
     }
 

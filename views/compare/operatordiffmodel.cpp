@@ -44,7 +44,9 @@ QString gpuWork(const OperatorDiffRow &row, bool b)
             top = &f;
     }
     QString text =
-        OperatorDiffModel::tr("%n GPU op(s), %1", nullptr, int(n)).arg(duration(row.kernelUs(b)));
+        (n == 1 ? OperatorDiffModel::tr("1 GPU op, %1")
+                : OperatorDiffModel::tr("%1 GPU ops, %2").arg(n))
+            .arg(duration(row.kernelUs(b)));
     if (top)
         text += QStringLiteral(" · ") + QString::fromLatin1(kernelFamilyName(top->family));
     return text;

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -122,6 +123,10 @@ void TstCompareWindow::commandLineCompares()
     QCOMPARE(ws->name(views::CompareWorkspace::SideB), QStringLiteral("b.json"));
     QCOMPARE(ws->trace(views::CompareWorkspace::SideA), window.trace());
     QVERIFY(window.windowTitle().contains(QStringLiteral("a.json vs b.json")));
+    // Not PyTorch traces: no operator table, and nothing of it drawn over the op diff.
+    QTRY_VERIFY(ws->comparison());
+    QVERIFY(!ws->operatorView()->isVisible());
+    QVERIFY(ws->opDiffView()->isVisible());
 }
 
 void TstCompareWindow::dropOnCompareZoneCompares()

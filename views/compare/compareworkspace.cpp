@@ -212,7 +212,10 @@ void CompareWorkspace::buildUi()
 
 void CompareWorkspace::buildOperatorPane(QTabWidget *tabs)
 {
+    // A tab only while two PyTorch traces are compared (showOperators); hidden until then, as a
+    // child the tab widget does not hold would be drawn over the op diff.
     m_operatorPane = new QWidget(tabs);
+    m_operatorPane->hide();
     auto *v = new QVBoxLayout(m_operatorPane);
     v->setContentsMargins(0, 0, 0, 0);
     auto *bar = new QHBoxLayout;
@@ -266,6 +269,7 @@ void CompareWorkspace::showOperators()
     if (!pytorch) {
         if (index >= 0)
             m_diffTabs->removeTab(index);
+        m_operatorPane->hide();
         m_operatorModel->setComparison(nullptr, OperatorGrouping::Name);
         return;
     }

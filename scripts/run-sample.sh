@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 
 bash packaging/install-deps.sh
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 # What this script runs, not the test programs (scripts/test.sh builds those).
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target tracedesk tracedesk-cli
 # The sample is a run folder: resources/sample/plugins/profile/<run>/sample-host.xplane.pb, made by

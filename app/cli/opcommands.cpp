@@ -14,6 +14,7 @@
 #include "core/legacy/legacytools.h"
 #include "core/model/timeformat.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -324,6 +325,7 @@ int runKernelStats(int argc, char **argv)
             j.endObject();
         }
         j.endArray();
+        j.value("rows_before_cap", int64_t(std::max(db.distinctRows, db.reports.size())));
         j.endObject();
         std::printf("%s\n", j.text().c_str());
         return kExitOk;
@@ -331,6 +333,10 @@ int runKernelStats(int argc, char **argv)
     if (db.reports.empty()) {
         std::printf("No GPU kernels in this profile.\n");
         return kExitOk;
+    }
+    if (db.distinctRows > db.reports.size()) {
+        std::printf("Top %zu of %zu kernel rows by total time (XProf keeps the top 1000).\n",
+                    db.reports.size(), db.distinctRows);
     }
     std::printf("%-50s %-40s %5s %14s %14s %9s %12s %12s\n", "Kernel", "Op", "Regs", "Block",
                 "Grid", "Count", "Total", "Avg");

@@ -30,7 +30,7 @@ enum KeyFlag : uint8_t { kFromTfOp = 1, kEinsumEligible = 2 };
 
 struct KernelKey
 {
-    uint32_t kind;
+    uint32_t name;          // the kernel's name: the same kernel on several GPUs is one row
     uint32_t details;       // index into the parsed details table
     std::string_view op;    // op name (views the trace's string table); empty when none
     uint8_t flags;          // KeyFlag bits
@@ -41,7 +41,7 @@ struct KernelKeyHash
 {
     size_t operator()(const KernelKey &k) const
     {
-        uint64_t h = (uint64_t(k.kind) << 32 | k.details) * 0x9E3779B97F4A7C15ull;
+        uint64_t h = (uint64_t(k.name) << 32 | k.details) * 0x9E3779B97F4A7C15ull;
         h ^= std::hash<std::string_view>()(k.op) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
         return size_t(h ^ k.flags);
     }
@@ -163,7 +163,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
                                hlo != kNoValue) {
                         opName = trace.string(StringId(hlo));
                     }
-                    const KernelKey key{uint32_t(row.kind[i]), details, opName, flags};
+                    const KernelKey key{uint32_t(kind.name), details, opName, flags};
                     auto [it, added] = index.try_emplace(key, uint32_t(rows.size()));
                     if (added) {
                         KernelReport r;
@@ -183,10 +183,10 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
 
     KernelStatsDb out;
     out.reports.reserve(rows.size());
-    std::unordered_map<uint32_t, bool> tensorCoreByKind;
+    std::unordered_map<uint32_t, bool> tensorCoreByName;
     for (auto &[key, r] : rows) {
         const KernelLaunchParams &p = params[key.details];
-        r.name = std::string(trace.string(trace.kinds[key.kind].name));
+        r.name = std::string(trace.string(StringId(key.name)));
         r.opName = std::string(key.op);
         r.registersPerThread = p.registers;
         r.staticShmemBytes = p.staticShared;
@@ -194,7 +194,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
         std::copy(p.block, p.block + 3, r.blockDim);
         std::copy(p.grid, p.grid + 3, r.gridDim);
         r.occupancyPct = p.occupancyPct;
-        auto [tc, added] = tensorCoreByKind.try_emplace(key.kind, false);
+        auto [tc, added] = tensorCoreByName.try_emplace(key.name, false);
         if (added)
             tc->second = isKernelUsingTensorCore(r.name);
         r.isKernelUsingTensorCore = tc->second;
@@ -208,6 +208,7 @@ KernelStatsDb kernelStats(const Trace &trace, std::optional<TimeRange> range)
                      [](const KernelReport &a, const KernelReport &b) {
                          return a.totalDurationPs > b.totalDurationPs;
                      });
+    out.distinctRows = out.reports.size();
     if (out.reports.size() > kMaxKernels)
         out.reports.resize(kMaxKernels);
     return out;

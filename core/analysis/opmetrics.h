@@ -135,6 +135,7 @@ struct KernelReport
 struct KernelStatsDb
 {
     std::vector<KernelReport> reports;   // sorted by total duration, descending; at most 1000
+    size_t distinctRows = 0;             // rows before XProf's cap of 1000
 };
 
 // Everything the op-level tools share, computed once per trace through the AnalysisCache.

@@ -134,8 +134,18 @@ void Workload::build()
     m_gpus = m_options.events >= 4000 ? 2 : 1;
     m_layout.hloModule = "jit_train_step";
     m_layout.profileStartNs = 1700000000000000000ll + int64_t(m_options.seed % 1000000) * 1000;
-    for (const KernelInfo &k : kKernels)
-        m_layout.kernels.push_back(k);
+    for (const KernelInfo &k : kKernels) {
+        // Every kernel a GPU profiler records carries its launch configuration; XProf's kernel
+        // stats take only such events for kernels.
+        const size_t i = m_layout.kernels.size();
+        KernelInfo withDetails = k;
+        withDetails.launchDetails = "regs:" + std::to_string(32 + 8 * (i % 5)) +
+                                    " static_shared:" + std::to_string((i % 3) * 4096) +
+                                    " dynamic_shared:" + std::to_string(i % 4 == 0 ? 49152 : 0) +
+                                    " grid:" + std::to_string(80 * (i + 1)) + ",1,1" +
+                                    " block:" + std::to_string(i % 2 == 0 ? 256 : 128) + ",1,1";
+        m_layout.kernels.push_back(std::move(withDetails));
+    }
 
     m_layout.planes.push_back({"/host:CPU", 1000, 701, false});
     for (int g = 0; g < m_gpus; ++g)

@@ -35,6 +35,7 @@ struct KernelInfo
     std::string hloOp;
     uint64_t flops = 0;
     uint64_t bytesAccessed = 0;
+    std::string launchDetails;   // CUPTI's `kernel_details`: registers, shared memory, dims
 };
 
 enum class FlowRole : uint8_t { None, Out, In };

@@ -42,6 +42,7 @@ public:
                 ids.hloModule = m_writer.statMetadata(plane, "hlo_module");
                 ids.flops = m_writer.statMetadata(plane, "flops");
                 ids.bytesAccessed = m_writer.statMetadata(plane, "bytes_accessed");
+                ids.kernelDetails = m_writer.statMetadata(plane, "kernel_details");
                 XStatList caps;
                 caps.addInt(m_writer.statMetadata(plane, "clock_rate"), 1410000);
                 caps.addInt(m_writer.statMetadata(plane, "core_count"), 108);
@@ -81,6 +82,7 @@ public:
                 m_stats.addString(ids.hloModule, m_layout->hloModule);
                 m_stats.addUInt(ids.flops, k.flops);
                 m_stats.addUInt(ids.bytesAccessed, k.bytesAccessed);
+                m_stats.addString(ids.kernelDetails, k.launchDetails);
                 m_writer.setEventMetadataStats(plane, metadata, m_stats);
             }
         }
@@ -114,7 +116,7 @@ private:
     struct PlaneIds
     {
         int64_t groupId = 0, stepNum = 0, correlationId = 0, flow = 0;
-        int64_t hloOp = 0, hloModule = 0, flops = 0, bytesAccessed = 0;
+        int64_t hloOp = 0, hloModule = 0, flops = 0, bytesAccessed = 0, kernelDetails = 0;
     };
     XSpaceWriter m_writer;
     const Layout *m_layout = nullptr;

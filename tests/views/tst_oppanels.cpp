@@ -64,6 +64,7 @@ private slots:
     void frameworkOpStatsPanel();
     void kernelStatsPanel();
     void kernelStatsEmptyState();
+    void kernelStatsOnTheSample();
     void clearsWithoutProfile();
 
 private:
@@ -237,6 +238,35 @@ void TestOpPanels::kernelStatsEmptyState()
     QVERIFY(panel.showsEmptyMessage());
     QCOMPARE(panel.model()->rowCount(), 0);
     shoot(&panel, "kernelstats-empty.png");
+}
+
+// The bundled sample is the first profile a user opens: its GPU kernels are listed, one row per
+// kernel whatever GPU ran it, and the status counts the rows shown.
+void TestOpPanels::kernelStatsOnTheSample()
+{
+    const std::string sample = QDir::cleanPath(QStringLiteral(TRACEDESK_TEST_DATA
+                                                              "/../../resources/sample"))
+                                   .toStdString();
+    core::LoadOptions options;
+    options.useCache = false;
+    auto trace = core::loadTrace(sample, nullptr, options);
+    QVERIFY2(trace.ok(), trace.ok() ? "" : trace.message().c_str());
+    auto cache = std::make_shared<AnalysisCache>(trace.value());
+    views::KernelStatsPanel panel;
+    panel.resize(1300, 600);
+    panel.show();
+    panel.setAnalyses(cache);
+    QVERIFY(waitComputed(panel));
+    QVERIFY(!panel.showsEmptyMessage());
+    const int rows = panel.model()->rowCount();
+    QVERIFY(rows >= 5);
+    QSet<QString> names;
+    for (int r = 0; r < rows; ++r)
+        names.insert(panel.model()->index(r, views::KernelStatsModel::Kernel).data().toString());
+    QCOMPARE(names.size(), rows);
+    QVERIFY(names.contains(QStringLiteral("volta_sgemm_128x64_nn")));
+    QCOMPARE(panel.statusText(), QStringLiteral("%1 kernel rows").arg(rows));
+    shoot(&panel, "kernelstats-sample.png");
 }
 
 void TestOpPanels::clearsWithoutProfile()

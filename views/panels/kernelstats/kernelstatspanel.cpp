@@ -19,6 +19,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tracedesk::views {
 
 using namespace core::analysis;
@@ -127,10 +129,16 @@ void KernelStatsPanel::recompute()
 void KernelStatsPanel::showKernels(KernelStatsDb db)
 {
     const size_t n = db.reports.size();
+    const size_t all = std::max(n, db.distinctRows);
     m_model->setReports(std::move(db.reports));
     m_stack->setCurrentWidget(n == 0 ? static_cast<QWidget *>(m_empty) : m_table);
     m_export->setEnabled(n > 0);
-    m_status->setText(n == 0 ? tr("No GPU kernels") : tr("%1 kernel rows").arg(n));
+    if (n == 0)
+        m_status->setText(tr("No GPU kernels"));
+    else if (all > n)   // XProf's kernel stats keep the top 1000 rows by time: say so
+        m_status->setText(tr("Top %L1 of %L2 kernel rows (by total time)").arg(n).arg(all));
+    else
+        m_status->setText(tr("%L1 kernel rows").arg(n));
     emit computed();
 }
 

@@ -489,7 +489,12 @@ void MainWindow::closeProgress()
     if (!m_progress)
         return;
     m_progress->disconnect(this);
+    // Without a window manager nothing hands the focus back when the dialog goes, and the
+    // timeline would ignore the keyboard until the user clicked it.
+    const bool hadFocus = m_progress->isActiveWindow();
     m_progress->hide();
+    if (hadFocus)
+        activateWindow();
     m_progress->deleteLater();
     m_progress = nullptr;
 }

@@ -234,6 +234,8 @@ void TstWindowLayout::searchOnSample()
     QSignalSpy shown(&window, &MainWindow::traceShown);
     window.openPath(sample);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+    // The load's progress dialog may have held the focus: the window has it back.
+    QTRY_VERIFY(window.isActiveWindow());
     views::TimelineWidget *timeline = window.timeline();
     QTRY_VERIFY(timeline->lodIndexReady());
     timeline->openSearch();

@@ -80,7 +80,6 @@ CompareController::CompareController(MainWindow *window, QStackedWidget *central
         if (!m_window->trace())
             return;
         const bool ownIsA = m_workspace->trace(Side::SideA) == m_window->trace();
-        const Side own = ownIsA ? Side::SideA : Side::SideB;
         labelAnalysisSide(m_window->analysisDocks(), ownIsA ? tr("A") : tr("B"));
     });
 }
@@ -216,6 +215,7 @@ void CompareController::closeProgress()
     if (!m_progress)
         return;
     m_progress->disconnect(this);
+    m_progress->cancel();   // stops the timer that would show the dialog after its delay
     m_progress->hide();
     m_progress->deleteLater();
     m_progress = nullptr;

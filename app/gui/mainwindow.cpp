@@ -178,6 +178,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_central->addWidget(m_timeline);
     setCentralContent(m_central);
     new PointerFocus(m_timeline->canvasWidget());
+    new TimelineKeys(m_timeline->canvasWidget());
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("TraceStatus"));
@@ -346,6 +347,10 @@ void MainWindow::showTrace(core::TracePtr trace, const QString &displayName)
     if (m_central && m_central == centralWidget())
         m_central->setCurrentWidget(legacyDir.empty() ? static_cast<QWidget *>(m_timeline)
                                                       : m_placeholder);
+    // The timeline has the keyboard after a load, not whatever field had it before (the
+    // Tracks filter would take W as text).
+    if (legacyDir.empty() && !m_compare->isComparing())
+        m_timeline->canvasWidget()->setFocus(Qt::OtherFocusReason);
     if (!legacyDir.empty() && !m_analysis->docks().empty()) {
         m_analysis->docks().front()->show();
         m_analysis->docks().front()->raise();
@@ -489,6 +494,9 @@ void MainWindow::closeProgress()
     if (!m_progress)
         return;
     m_progress->disconnect(this);
+    // cancel() stops the timer that would show the dialog after its delay: a load that failed
+    // sooner must not have the dialog pop up later over the error box.
+    m_progress->cancel();
     // Without a window manager nothing hands the focus back when the dialog goes, and the
     // timeline would ignore the keyboard until the user clicked it.
     const bool hadFocus = m_progress->isActiveWindow();

@@ -20,6 +20,7 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QProcess>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSettings>
@@ -106,6 +107,7 @@ private slots:
     void dropOpensFirstLocalFile();
     void errorsKeepPreviousTrace();
     void errorShowsMessageBox();
+    void errorBoxIsNotCoveredByProgress();
     void cancelFromProgressDialog();
     void cancelLargeGeneratedFile();
     void supersededLoadIsDropped();
@@ -452,6 +454,57 @@ void TstMainWindow::errorShowsMessageBox()
     closer.stop();
     QVERIFY2(boxText.contains(missing), qPrintable(boxText));
     QCOMPARE(window.lastError(), boxText);
+}
+
+// A file that is no profile fails at once; the error box stays open while the user reads it, and
+// the load's progress dialog must not appear over it later (it was window-modal: OK did nothing).
+void TstMainWindow::errorBoxIsNotCoveredByProgress()
+{
+    MainWindow window;
+    configure(window);
+    window.setInteractiveErrors(true);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    const QString notATrace = m_temp.filePath(QStringLiteral("hostname"));
+    {
+        QFile f(notATrace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("build-machine\n");
+    }
+    QElapsedTimer boxOpen;
+    bool progressOverBox = false;
+    bool closed = false;
+    QTimer watcher;
+    watcher.setInterval(20);
+    connect(&watcher, &QTimer::timeout, this, [&] {
+        QMessageBox *box = nullptr;
+        for (QWidget *w : QApplication::topLevelWidgets()) {
+            if (auto *b = qobject_cast<QMessageBox *>(w); b && b->isVisible())
+                box = b;
+        }
+        if (!box)
+            return;
+        if (!boxOpen.isValid())
+            boxOpen.start();
+        for (QWidget *w : QApplication::topLevelWidgets()) {
+            if (qobject_cast<QProgressDialog *>(w) && w->isVisible())
+                progressOverBox = true;
+        }
+        // Longer than the dialog's delay before it shows itself.
+        if (boxOpen.elapsed() > 3 * MainWindow::kProgressDelayMs) {
+            box->accept();
+            closed = true;
+        }
+    });
+    watcher.start();
+    window.openPath(notATrace);
+    QTRY_VERIFY_WITH_TIMEOUT(closed, 20000);
+    watcher.stop();
+    QVERIFY(!progressOverBox);
+    QVERIFY(window.lastError().contains(notATrace));
+    for (QWidget *w : QApplication::topLevelWidgets())
+        QVERIFY(!(qobject_cast<QProgressDialog *>(w) && w->isVisible()));
 }
 
 void TstMainWindow::cancelFromProgressDialog()

@@ -114,13 +114,14 @@ Rows planeRows(const Trace &trace)
 Rows trackRows(const Trace &trace)
 {
     Rows rows;
+    const TimePs origin = trace.begin;   // SQL times count from the trace's start
     for (size_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
         rows.push_back({int64_t(t), int64_t(track.plane), text(trace.string(track.name)),
                         track.sourceId,
                         text(track.type == TrackType::Counter ? "counter" : "slices"),
                         int64_t(track.rows.size()), int64_t(track.sliceCount),
-                        int64_t(track.counter.size()), track.begin, track.end});
+                        int64_t(track.counter.size()), track.begin - origin, track.end - origin});
     }
     return rows;
 }
@@ -130,8 +131,8 @@ Rows stepRows(const SqlContext &context)
     Rows rows;
     const auto &steps = context.steps();
     for (size_t s = 0; s < steps.size(); ++s)
-        rows.push_back({int64_t(s), steps[s].name, steps[s].start, steps[s].end - steps[s].start,
-                        steps[s].end});
+        rows.push_back({int64_t(s), steps[s].name, steps[s].start - context.origin(),
+                        steps[s].end - steps[s].start, steps[s].end - context.origin()});
     return rows;
 }
 
@@ -215,14 +216,14 @@ std::vector<std::unique_ptr<SqlTable>> makeListTables(const SqlContext &context)
                                {"depth_count", "INTEGER", "nesting depths (rows)"},
                                {"slice_count", "INTEGER", "slices, instants included"},
                                {"sample_count", "INTEGER", "counter samples"},
-                               {"ts", "INTEGER", "earliest start, ps"},
-                               {"end", "INTEGER", "latest end, ps"}},
+                               {"ts", "INTEGER", "earliest start, ps from the trace's start"},
+                               {"end", "INTEGER", "latest end, ps from the trace's start"}},
         double(trace.tracks.size()) + 1, [&trace] { return trackRows(trace); }));
     tables.push_back(std::make_unique<ListTable>(
         "steps", "training steps (PyTorch ProfilerStep#N, else the step analysis)",
         std::vector<SqlColumn>{{"id", "INTEGER", "step index in time order (slices.step)"},
                                {"name", "TEXT", "step name / number as written"},
-                               {"ts", "INTEGER", "start, ps"},
+                               {"ts", "INTEGER", "start, ps from the trace's start"},
                                {"dur", "INTEGER", "duration, ps"},
                                {"end", "INTEGER", "ts + dur, ps"}},
         100, [&context] { return stepRows(context); }));

@@ -42,7 +42,7 @@ const std::vector<SqlColumn> kColumns = {
     {"id", "INTEGER", "slice id (track by track, depth by depth, in start order)"},
     {"track", "INTEGER", "tracks.id"},
     {"depth", "INTEGER", "nesting depth, 0 = top level"},
-    {"ts", "INTEGER", "start, ps from the trace origin"},
+    {"ts", "INTEGER", "start, ps from the trace's start (the timeline's 0)"},
     {"dur", "INTEGER", "duration, ps (0 for an instant)"},
     {"end", "INTEGER", "ts + dur, ps"},
     {"name", "TEXT", "event name"},
@@ -125,6 +125,9 @@ public:
                 break;
             }
         }
+        // SQL times count from the trace's start; the rows hold store times.
+        b.ts = b.ts.shifted(m_ctx.origin());
+        b.end = b.end.shifted(m_ctx.origin());
         m_bounds = b;
         const SliceIds &ids = m_ctx.ids();
         m_span = 0;
@@ -173,13 +176,13 @@ public:
             sqlite3_result_int64(ctx, span.row);
             return;
         case kTs:
-            sqlite3_result_int64(ctx, row.start[i]);
+            sqlite3_result_int64(ctx, row.start[i] - m_ctx.origin());
             return;
         case kDur:
             sqlite3_result_int64(ctx, row.duration[i]);
             return;
         case kEnd:
-            sqlite3_result_int64(ctx, row.end(i));
+            sqlite3_result_int64(ctx, row.end(i) - m_ctx.origin());
             return;
         case kName: {
             const std::string_view s = trace.string(trace.kinds[row.kind[i]].name);
@@ -455,9 +458,9 @@ public:
                 if (lo != INT64_MIN && hi != INT64_MAX)
                     fraction = hi < lo ? 0 : std::min(1.0, (double(hi) - double(lo) + 1) / span);
                 else if (lo != INT64_MIN)
-                    fraction = std::clamp((double(trace.end) - double(lo)) / span, 0.0, 1.0);
+                    fraction = std::clamp((span - double(lo)) / span, 0.0, 1.0);
                 else if (hi != INT64_MAX)
-                    fraction = std::clamp((double(hi) - double(trace.begin)) / span, 0.0, 1.0);
+                    fraction = std::clamp(double(hi) / span, 0.0, 1.0);   // SQL times start at 0
                 rows *= fraction;
                 searches = spans;
             }

@@ -34,6 +34,9 @@ public:
     const SliceIds &ids() const { return m_ids; }
     analysis::AnalysisCache &cache() const { return *m_cache; }
     bool isPyTorch() const { return analysis::isPyTorchTrace(*m_trace); }
+    // Where SQL's times count from: the trace's start, the timeline's 0. Every time column is
+    // `store time - origin()`.
+    TimePs origin() const { return m_trace->begin; }
 
     // The profile's steps sorted by start: PyTorch ProfilerStep#N for Kineto traces, the step
     // analysis (FORMATS.md 2.2) otherwise.

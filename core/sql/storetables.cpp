@@ -168,7 +168,7 @@ private:
 
 const std::vector<SqlColumn> kCounterColumns = {
     {"track", "INTEGER", "tracks.id of the counter track"},
-    {"ts", "INTEGER", "sample time, ps"},
+    {"ts", "INTEGER", "sample time, ps from the trace's start"},
     {"value", "REAL", "sample value"},
 };
 
@@ -205,7 +205,7 @@ public:
         if (column == 0)
             sqlite3_result_int64(ctx, m_track);
         else if (column == 1)
-            sqlite3_result_int64(ctx, c.time[m_index]);
+            sqlite3_result_int64(ctx, c.time[m_index] - m_ctx.origin());
         else
             sqlite3_result_double(ctx, c.value[m_index]);
     }

@@ -64,6 +64,21 @@ struct IntRange
     int64_t hi = INT64_MAX; // inclusive
     bool empty() const { return lo > hi; }
     void apply(unsigned char op, sqlite3_value *value);
+    // The same bounds on values `by` higher (SQL times are from the trace's start, the store's
+    // from its own origin); an open end stays open, and nothing wraps.
+    IntRange shifted(int64_t by) const
+    {
+        auto move = [by](int64_t v, int64_t open) {
+            if (v == open)
+                return v;
+            if (by > 0 && v > INT64_MAX - by)
+                return INT64_MAX;
+            if (by < 0 && v < INT64_MIN - by)
+                return INT64_MIN;
+            return v + by;
+        };
+        return {move(lo, INT64_MIN), move(hi, INT64_MAX)};
+    }
 };
 
 // Sets the result from a string_view-like pointer and length that outlives the statement.

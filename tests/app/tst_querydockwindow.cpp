@@ -71,6 +71,11 @@ private slots:
         QVERIFY(finished.wait(30000));
         QTableView *table = panel->resultView();
         QCOMPARE(table->model()->rowCount(), 20);
+        // The track column names the track, not its bare id.
+        bool trackIsNumber = true;
+        const QString track = table->model()->index(0, 3).data().toString();
+        track.toLongLong(&trackIsNumber);
+        QVERIFY2(!track.isEmpty() && !trackIsNumber, qPrintable(track));
 
         const QModelIndex first = table->model()->index(0, 1);
         const QString name = first.data().toString();

@@ -111,6 +111,7 @@ private slots:
     void kinetoCountsFromRawJson();
     void everyTableMatchesTheStore();
     void windowQueriesMatchBruteForce();
+    void timesCountFromTheTraceStart();
     void nonNumericBoundsFollowSqlite();
     void badSqlGivesSqliteMessage();
     void rowLimitAndCancel();
@@ -144,7 +145,7 @@ void TestSqlQuery::handTraceColumns()
         const Expected &e = expected[k];
         QCOMPARE(textAt(r, k, 0), std::string(e.name));
         QCOMPARE(intAt(r, k, 1), e.depth);
-        QCOMPARE(intAt(r, k, 2) - trace->begin, e.ts * kUs);
+        QCOMPARE(intAt(r, k, 2), e.ts * kUs);   // from the trace's start: its first event is 0
         QCOMPARE(intAt(r, k, 3), e.dur * kUs);
         QCOMPARE(intAt(r, k, 4), intAt(r, k, 2) + e.dur * kUs);
         QCOMPARE(intAt(r, k, 5), e.self * kUs);
@@ -297,7 +298,7 @@ void TestSqlQuery::everyTableMatchesTheStore()
     for (size_t k = 0; k < refs.size(); ++k) {
         const SliceRef s = refs[k];
         if (intAt(all, k, 0) != int64_t(k) || intAt(all, k, 1) != s.track ||
-            intAt(all, k, 2) != s.row || intAt(all, k, 3) != t.start(s) ||
+            intAt(all, k, 2) != s.row || intAt(all, k, 3) != t.start(s) - t.begin ||
             intAt(all, k, 4) != t.duration(s) || textAt(all, k, 5) != t.name(s))
             QFAIL(qPrintable(QString("slice %1 differs from the store").arg(k)));
     }
@@ -361,7 +362,8 @@ void TestSqlQuery::windowQueriesMatchBruteForce()
             if (refs[k].track == track && s > a && e <= b)
                 onTrack.insert(int64_t(k));
         }
-        const std::string A = std::to_string(a), B = std::to_string(b);
+        // SQL's times count from the trace's start.
+        const std::string A = std::to_string(a - t.begin), B = std::to_string(b - t.begin);
         QCOMPARE(
             idsOf(mustRun(*session, "SELECT id FROM slices WHERE ts < " + B + " AND end > " + A)),
             overlap);
@@ -383,6 +385,44 @@ void TestSqlQuery::windowQueriesMatchBruteForce()
     QVERIFY(!plan.rows.empty());
     QVERIFY2(textAt(plan, 0, 3).find("VIRTUAL TABLE INDEX") != std::string::npos,
              textAt(plan, 0, 3).c_str());
+}
+
+// One time origin everywhere: SQL's times count from the trace's start, the timeline's 0, also
+// where the store's own origin lies before it (the bundled XSpace sample starts at 1 ms).
+void TestSqlQuery::timesCountFromTheTraceStart()
+{
+    LoadOptions options;
+    options.useCache = false;
+    auto loaded = loadTrace(TRACEDESK_TEST_DATA "/../../resources/sample", nullptr, options);
+    QVERIFY(loaded.ok());
+    const Trace &t = *loaded.value();
+    QVERIFY(t.begin > 0);
+    auto session = openSession(loaded.value());
+    QVERIFY(session);
+    const QueryResult bounds = mustRun(*session, "SELECT min(ts), max(end) FROM slices");
+    QCOMPARE(intAt(bounds, 0, 0), int64_t(0));
+    QCOMPARE(intAt(bounds, 0, 1), int64_t(t.end - t.begin));
+    // Every slice: its SQL ts is its store start less the trace's start.
+    const std::vector<SliceRef> refs = enumerateSlices(t);
+    const QueryResult all = mustRun(*session, "SELECT id, ts, end FROM slices ORDER BY id");
+    QCOMPARE(all.rows.size(), refs.size());
+    for (size_t k = 0; k < refs.size(); k += 97) {
+        QCOMPARE(intAt(all, k, 1), int64_t(t.start(refs[k]) - t.begin));
+        QCOMPARE(intAt(all, k, 2), int64_t(t.start(refs[k]) + t.duration(refs[k]) - t.begin));
+    }
+    // A window on SQL times finds the slices whose timeline times are in it.
+    const int64_t a = (t.end - t.begin) / 3, b = a + (t.end - t.begin) / 100;
+    int64_t inside = 0;
+    for (const SliceRef &r : refs)
+        inside += t.start(r) - t.begin >= a && t.start(r) - t.begin <= b;
+    QCOMPARE(intAt(mustRun(*session, "SELECT count(*) FROM slices WHERE ts BETWEEN " +
+                                         std::to_string(a) + " AND " + std::to_string(b))),
+             inside);
+    const QueryResult tracks = mustRun(*session, "SELECT min(ts) FROM tracks WHERE slice_count > 0");
+    QCOMPARE(intAt(tracks, 0, 0), int64_t(0));
+    const QueryResult steps = mustRun(*session, "SELECT min(ts) FROM steps");
+    QVERIFY(intAt(steps, 0, 0) >= 0);
+    QVERIFY(intAt(steps, 0, 0) < t.end - t.begin);
 }
 
 void TestSqlQuery::nonNumericBoundsFollowSqlite()

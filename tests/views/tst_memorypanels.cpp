@@ -124,8 +124,14 @@ void TestMemoryPanels::profilePanel()
     for (int r = 1; r < panel.proxyModel()->rowCount(); ++r)
         QVERIFY(raw(r - 1) <= raw(r));
 
-    // Hover at the peak shows that snapshot; a click emits its time.
-    const double peakMs = double(p->summary.peakTime) / 1e9;
+    // Hover at the peak shows that snapshot; a click emits its time. The chart's times count
+    // from the trace's start, the timeline's 0 (the XSpace's own origin lies 128 ms before),
+    // and so does the card: the peak lies inside the trace's span.
+    const core::Trace &trace = cache->trace();
+    const double peakMs = double(p->summary.peakTime - trace.begin) / 1e9;
+    QVERIFY(peakMs >= 0 && peakMs <= double(trace.end - trace.begin) / 1e9);
+    QVERIFY2(panel.summaryText().contains(QString::number(peakMs, 'f', 3) + QStringLiteral(" ms")),
+             qPrintable(panel.summaryText()));
     panel.hoverAt(peakMs);
     QVERIFY(panel.hoverText().contains("in use"));
     QVERIFY(panel.hoverText().contains("step"));

@@ -33,7 +33,6 @@ using namespace core::analysis;
 
 namespace {
 
-double toMs(core::TimePs t) { return double(t) / 1e9; }
 // Values in the unit the value itself reads best in ("1.50 KiB", "20.0 GiB"), never "0.000 GiB".
 QString gibText(int64_t bytes) { return bytesText(double(bytes)); }
 
@@ -157,6 +156,11 @@ MemoryProfilePanel::MemoryProfilePanel(QWidget *parent) : QWidget(parent)
 
 MemoryProfilePanel::~MemoryProfilePanel() = default;
 
+double MemoryProfilePanel::msFromStart(core::TimePs t) const
+{
+    return double(t - m_origin) / 1e9;
+}
+
 void MemoryProfilePanel::setAnalyses(AnalysisCachePtr cache)
 {
     cache = m_pages->route(std::move(cache));
@@ -187,7 +191,7 @@ void MemoryProfilePanel::recompute()
         return;
     }
     m_status->setText(tr("Computing..."));
-    m_origin = 0;
+    m_origin = m_cache->trace().begin;
     AnalysisCachePtr cache = m_cache;
     m_compute.start([cache] { return memoryProfiles(*cache); });
 }
@@ -249,7 +253,8 @@ void MemoryProfilePanel::showProfile()
         + card(tr("Memory capacity"), gibText(s.capacity))
         + card(tr("Peak reported by allocator (lifetime)"), gibText(s.peakBytesLifetime))
         + card(tr("Peak stack + heap (this window)"), gibText(s.peakBytesInWindow))
-        + card(tr("Time of peak"), QString::number(toMs(s.peakTime), 'f', 3) + QStringLiteral(" ms"))
+        + card(tr("Time of peak"),
+               QString::number(msFromStart(s.peakTime), 'f', 3) + QStringLiteral(" ms"))
         + QStringLiteral("</tr><tr>")
         + card(tr("Stack reservation"), gibText(s.peakStats.stackReservedBytes))
         + card(tr("Heap allocation"), gibText(s.peakStats.heapAllocatedBytes))
@@ -284,7 +289,7 @@ void MemoryProfilePanel::showProfile()
     double maxGiB = 0;
     for (uint32_t i : p->timeline) {
         const MemorySnapshot &snap = p->snapshots[i];
-        const double x = toMs(snap.time);
+        const double x = msFromStart(snap.time);
         const double stack = inUnit(snap.stats.stackReservedBytes);
         const double heap = stack + inUnit(snap.stats.heapAllocatedBytes);
         const double free = heap + inUnit(snap.stats.freeMemoryBytes);
@@ -333,8 +338,8 @@ void MemoryProfilePanel::showProfile()
     m_chart->addAxis(y, Qt::AlignLeft);
     m_chart->addAxis(y2, Qt::AlignRight);
     if (!p->timeline.empty())
-        applyNiceAxis(x, toMs(p->snapshots[p->timeline.front()].time),
-                      toMs(p->snapshots[p->timeline.back()].time), 8);
+        applyNiceAxis(x, msFromStart(p->snapshots[p->timeline.front()].time),
+                      msFromStart(p->snapshots[p->timeline.back()].time), 8);
     for (QAbstractSeries *a : series) {
         a->attachAxis(x);
         a->attachAxis(y);
@@ -353,7 +358,7 @@ int MemoryProfilePanel::nearestTimelinePoint(double ms) const
     int best = 0;
     double bestDistance = -1;
     for (size_t k = 0; k < p->timeline.size(); ++k) {
-        const double d = std::abs(toMs(p->snapshots[p->timeline[k]].time) - ms);
+        const double d = std::abs(msFromStart(p->snapshots[p->timeline[k]].time) - ms);
         if (bestDistance < 0 || d < bestDistance) {
             bestDistance = d;
             best = int(k);
@@ -372,7 +377,7 @@ void MemoryProfilePanel::hoverAt(double ms)
         tr("%1 at %2 ms, step %3: %4 | region %5 | %6 %7 | requested %8, allocated %9 | "
            "in use %10 (stack %11, heap %12), free %13, fragmentation %14 %")
             .arg(QString::fromLatin1(activityName(s.activity)))
-            .arg(toMs(s.time), 0, 'f', 3)
+            .arg(msFromStart(s.time), 0, 'f', 3)
             .arg(s.stepId)
             .arg(s.opName.empty() ? tr("(no op)") : QString::fromStdString(s.opName))
             .arg(QString::fromStdString(s.regionType), QString::fromStdString(s.dataType),

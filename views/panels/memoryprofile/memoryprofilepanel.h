@@ -73,12 +73,14 @@ private:
     void fillMemoryIds();
     void showProfile();
     int nearestTimelinePoint(double ms) const;
+    // Times on the chart and in the cards count from the trace's start, the timeline's 0.
+    double msFromStart(core::TimePs t) const;
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::MemoryProfileSet> m_set;
     PanelCompute<std::shared_ptr<const core::analysis::MemoryProfileSet>> m_compute{
         this, &MemoryProfilePanel::showProfiles};
-    core::TimePs m_origin = 0;
+    core::TimePs m_origin = 0;   // the trace's start
 
     QComboBox *m_host = nullptr;
     QComboBox *m_memoryId = nullptr;

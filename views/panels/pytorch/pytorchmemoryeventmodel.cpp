@@ -6,10 +6,12 @@ using namespace core::analysis::pytorch;
 
 PyTorchMemoryEventModel::PyTorchMemoryEventModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void PyTorchMemoryEventModel::setDevice(std::shared_ptr<const PyTorchMemory> memory, int device)
+void PyTorchMemoryEventModel::setDevice(std::shared_ptr<const PyTorchMemory> memory, int device,
+                                        core::TimePs origin)
 {
     beginResetModel();
     m_memory = std::move(memory);
+    m_origin = origin;
     m_rows.clear();
     if (m_memory && device >= 0) {
         for (size_t i = 0; i < m_memory->events.size(); ++i) {
@@ -48,8 +50,8 @@ QVariant PyTorchMemoryEventModel::data(const QModelIndex &index, int role) const
     int decimals = 3;
     switch (index.column()) {
     case SizeKb: value = double(e.size) / 1024.0; decimals = 2; break;
-    case AllocationMs: if (e.allocTime) value = double(*e.allocTime) / 1e9; break;
-    case ReleaseMs: if (e.releaseTime) value = double(*e.releaseTime) / 1e9; break;
+    case AllocationMs: if (e.allocTime) value = double(*e.allocTime - m_origin) / 1e9; break;
+    case ReleaseMs: if (e.releaseTime) value = double(*e.releaseTime - m_origin) / 1e9; break;
     case DurationMs: if (const auto d = e.duration()) value = double(*d) / 1e9; break;
     default: break;
     }

@@ -26,9 +26,10 @@ public:
 
     explicit PyTorchMemoryEventModel(QObject *parent = nullptr);
 
-    // Shows the events of memory->devices[device] (none for a negative device).
+    // Shows the events of memory->devices[device] (none for a negative device); times in ms
+    // from `origin`, the trace's start (kTimeRole keeps the store time).
     void setDevice(std::shared_ptr<const core::analysis::pytorch::PyTorchMemory> memory,
-                   int device);
+                   int device, core::TimePs origin = 0);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -38,6 +39,7 @@ public:
 private:
     std::shared_ptr<const core::analysis::pytorch::PyTorchMemory> m_memory;
     std::vector<uint32_t> m_rows;   // indices into m_memory->events
+    core::TimePs m_origin = 0;
 };
 
 } // namespace tracedesk::views

@@ -39,7 +39,6 @@ namespace {
 constexpr double kMb = 1024.0 * 1024.0;
 constexpr int kChartBuckets = 2000;
 
-double toMs(core::TimePs t) { return double(t) / 1e9; }
 QString mbText(int64_t bytes)
 {
     return QString::number(double(bytes) / kMb, 'f', 2) + QStringLiteral(" MB");
@@ -48,7 +47,7 @@ QString mbText(int64_t bytes)
 } // namespace
 
 QList<QPointF> PyTorchMemoryView::stepPoints(const std::vector<MemoryPoint> &curve, bool reserved,
-                                             int buckets)
+                                             int buckets, core::TimePs origin)
 {
     QList<QPointF> out;
     if (curve.empty())
@@ -58,7 +57,7 @@ QList<QPointF> PyTorchMemoryView::stepPoints(const std::vector<MemoryPoint> &cur
     };
     // A step line: the value holds until the next record, then jumps.
     const auto push = [&](size_t i) {
-        const QPointF p(toMs(curve[i].time), value(i));
+        const QPointF p(double(curve[i].time - origin) / 1e9, value(i));
         if (!out.isEmpty() && out.last().y() != p.y() && out.last().x() != p.x())
             out.append(QPointF(p.x(), out.last().y()));
         out.append(p);
@@ -204,11 +203,12 @@ void PyTorchMemoryView::setAnalyses(AnalysisCachePtr cache)
     }
     m_status->setText(tr("Computing the memory view..."));
     AnalysisCachePtr c = m_cache;
-    m_compute.start([c] {
+    m_origin = m_cache->trace().begin;
+    m_compute.start([c, origin = m_origin] {
         Result r{pytorchMemory(*c), {}};
         for (const DeviceMemory &d : r.memory->devices)
-            r.curves.push_back({stepPoints(d.curve, false, kChartBuckets),
-                                stepPoints(d.curve, true, kChartBuckets)});
+            r.curves.push_back({stepPoints(d.curve, false, kChartBuckets, origin),
+                                stepPoints(d.curve, true, kChartBuckets, origin)});
         return r;
     });
 }
@@ -260,7 +260,7 @@ void PyTorchMemoryView::showDevice()
     const int device = m_device->currentIndex();
     const bool valid = m_result.memory && device >= 0
                        && size_t(device) < m_result.memory->devices.size();
-    m_model->setDevice(valid ? m_result.memory : nullptr, valid ? device : -1);
+    m_model->setDevice(valid ? m_result.memory : nullptr, valid ? device : -1, m_origin);
     m_table->sortByColumn(PyTorchMemoryEventModel::AllocationMs, Qt::AscendingOrder);
     m_export->setEnabled(m_model->rowCount() > 0);
     if (!valid) {
@@ -274,9 +274,9 @@ void PyTorchMemoryView::showDevice()
             ? tr("No allocator totals recorded on %1.").arg(QString::fromStdString(d.name))
             : tr("Peak allocated %1 at %2 ms; peak reserved %3 at %4 ms.")
                   .arg(mbText(d.peakAllocated))
-                  .arg(toMs(d.peakAllocatedTime), 0, 'f', 3)
+                  .arg(msFromStart(d.peakAllocatedTime), 0, 'f', 3)
                   .arg(mbText(d.peakReserved))
-                  .arg(toMs(d.peakReservedTime), 0, 'f', 3));
+                  .arg(msFromStart(d.peakReservedTime), 0, 'f', 3));
     if (d.curve.empty())
         return;
 
@@ -287,13 +287,15 @@ void PyTorchMemoryView::showDevice()
         s->setPen(QPen(color, 1.5));
         m_chart->addSeries(s);
         connect(s, &QLineSeries::clicked, this,
-                [this](const QPointF &p) { emit timeActivated(core::TimePs(p.x() * 1e9)); });
+                [this](const QPointF &p) {
+                    emit timeActivated(m_origin + core::TimePs(p.x() * 1e9));
+                });
         return s;
     };
     auto peak = [&](const QString &label, core::TimePs t, int64_t bytes, QColor color) {
         auto *s = new QScatterSeries;
         s->setName(label);
-        s->append(toMs(t), double(bytes) / kMb);
+        s->append(msFromStart(t), double(bytes) / kMb);
         s->setMarkerSize(9);
         s->setColor(color);
         s->setBorderColor(color.darker(140));
@@ -312,7 +314,7 @@ void PyTorchMemoryView::showDevice()
         peak(tr("Peak reserved %1").arg(mbText(d.peakReserved)), d.peakReservedTime,
              d.peakReserved, reservedColor)};
 
-    const double x0 = toMs(d.curve.front().time), x1 = toMs(d.curve.back().time);
+    const double x0 = msFromStart(d.curve.front().time), x1 = msFromStart(d.curve.back().time);
     const double top = double(std::max(d.peakAllocated, d.peakReserved)) / kMb;
     auto *x = new QValueAxis;
     x->setTitleText(tr("Time (ms)"));

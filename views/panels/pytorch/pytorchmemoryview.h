@@ -52,9 +52,10 @@ public:
     QTableView *tableView() const { return m_table; }
     PyTorchMemoryEventModel *model() const { return m_model; }
 
-    // Step-line points (ms, MB) of a curve thinned to about `buckets` time buckets.
+    // Step-line points (ms from `origin`, MB) of a curve thinned to about `buckets` time buckets.
+    double msFromStart(core::TimePs t) const { return double(t - m_origin) / 1e9; }
     static QList<QPointF> stepPoints(const std::vector<core::analysis::pytorch::MemoryPoint> &curve,
-                                     bool reserved, int buckets);
+                                     bool reserved, int buckets, core::TimePs origin = 0);
 
 signals:
     void timeActivated(core::TimePs t);
@@ -90,6 +91,7 @@ private:
     QPushButton *m_export = nullptr;
     QTableView *m_table = nullptr;
     PyTorchMemoryEventModel *m_model = nullptr;
+    core::TimePs m_origin = 0;   // the trace's start: chart and table times count from it
     QSortFilterProxyModel *m_proxy = nullptr;
 };
 

@@ -16,9 +16,11 @@ double us(core::TimePs ps) { return double(ps) / 1e6; }
 
 TfDataGraphModel::TfDataGraphModel(QObject *parent) : QAbstractItemModel(parent) {}
 
-void TfDataGraphModel::setExecution(core::analysis::TfDataExecution execution)
+void TfDataGraphModel::setExecution(core::analysis::TfDataExecution execution,
+                                    core::TimePs origin)
 {
     beginResetModel();
+    m_origin = origin;
     m_execution = std::move(execution);
     m_nodes.assign(m_execution.iterators.size(), Node{});
     m_top.clear();
@@ -98,7 +100,7 @@ QVariant TfDataGraphModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Iterator: return QString::fromStdString(it.name);
-        case StartUs: return QString::number(us(it.start), 'f', 3);
+        case StartUs: return QString::number(us(it.start - m_origin), 'f', 3);
         case TotalUs: return QString::number(us(it.duration), 'f', 3);
         case SelfUs: return QString::number(us(it.selfTime), 'f', 3);
         case Calls: return qlonglong(it.calls);

@@ -24,7 +24,8 @@ public:
 
     explicit TfDataGraphModel(QObject *parent = nullptr);
 
-    void setExecution(core::analysis::TfDataExecution execution);
+    // Starts show in µs from `origin`, the trace's start (the timeline's 0).
+    void setExecution(core::analysis::TfDataExecution execution, core::TimePs origin = 0);
     const core::analysis::TfDataExecution &execution() const { return m_execution; }
     // Index (column 0) of the bottleneck iterator, invalid when there is none.
     QModelIndex bottleneckIndex() const;
@@ -47,6 +48,7 @@ private:
     const std::vector<int> &childrenOf(int node) const;
 
     core::analysis::TfDataExecution m_execution;
+    core::TimePs m_origin = 0;
     std::vector<Node> m_nodes;      // one per m_execution.iterators entry
     std::vector<int> m_top;
 };

@@ -198,7 +198,7 @@ void TfDataPanel::showPipeline(int index)
                               .arg(QString::fromStdString(p.host), QString::fromStdString(p.name))
                               .arg(p.calls)
                               .arg(us(x.duration), 0, 'f', 3));
-    m_graph->setExecution(x);
+    m_graph->setExecution(x, m_cache ? m_cache->trace().begin : 0);
     m_tree->expandAll();
     for (int c = 1; c < TfDataGraphModel::ColumnCount; ++c)
         m_tree->resizeColumnToContents(c);

@@ -3,6 +3,7 @@
 #include "core/query/viewportquery.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace tracedesk::core {
@@ -30,7 +31,9 @@ class Accumulator
 public:
     explicit Accumulator(const Trace &trace) : m_trace(trace), m_byKind(trace.kinds.size()) {}
 
-    void add(const Track &track, uint32_t row, size_t index)
+    void add(const Track &track, uint32_t row, size_t index,
+             TimePs t0 = std::numeric_limits<TimePs>::min(),
+             TimePs t1 = std::numeric_limits<TimePs>::max())
     {
         const Row &r = track.rows[row];
         const uint32_t kind = r.kind[index];
@@ -42,6 +45,8 @@ public:
         s.maxDuration = s.occurrences ? std::max(s.maxDuration, duration) : duration;
         ++s.occurrences;
         s.wallTotal += duration;
+        s.inWindowTotal += std::max<TimePs>(
+            0, std::min(r.end(index), t1) - std::max(r.start[index], t0));
         s.selfTotal += selfTimeIn(track, row, index);
     }
 
@@ -65,6 +70,7 @@ public:
             line.maxDuration = std::max(line.maxDuration, s.maxDuration);
             line.occurrences += s.occurrences;
             line.wallTotal += s.wallTotal;
+            line.inWindowTotal += s.inWindowTotal;
             line.selfTotal += s.selfTotal;
         }
         std::sort(lines.begin(), lines.end(), [](const NameSummary &a, const NameSummary &b) {
@@ -99,7 +105,7 @@ std::vector<NameSummary> summarizeArea(const Trace &trace, const AreaSelection &
             for (size_t i = first; i < last; ++i) {
                 if ((i - first) % kCancelStride == 0 && isCancelled(cancel))
                     return {};
-                acc.add(track, r, i);
+                acc.add(track, r, i, area.t0, area.t1);
             }
         }
     }

@@ -22,7 +22,8 @@
 namespace tracedesk::core {
 
 // The tracks an area selection covers and its time window [t0, t1). Every slice of those
-// tracks (all rows) that overlaps the window counts, with its whole duration.
+// tracks (all rows) that overlaps the window counts, with its whole duration in the wall
+// total and with its part inside the window in the in-window total.
 struct AreaSelection
 {
     std::vector<uint32_t> tracks;
@@ -35,6 +36,7 @@ struct NameSummary
     StringId name = kEmptyString;
     uint64_t occurrences = 0;
     TimePs wallTotal = 0;
+    TimePs inWindowTotal = 0;   // the part inside the area's window (a list of slices: all)
     TimePs selfTotal = 0;
     TimePs minDuration = 0;
     TimePs maxDuration = 0;

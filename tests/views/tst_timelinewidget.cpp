@@ -239,14 +239,15 @@ void TstTimelineWidget::clickSelectsAndShowsDetails()
     QVERIFY2(text.contains(QStringLiteral("kernelA")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("Stream 1")));
     QVERIFY(text.contains(QStringLiteral("/device:GPU:0")));
-    QVERIFY(text.contains(QStringLiteral("Start 4.00 us")));
+    QVERIFY(text.contains(QStringLiteral("Start 0.000 004 000 s")));
     QVERIFY(text.contains(QStringLiteral("Duration 1.00 us")));
 
     QTest::keyClick(canvas, Qt::Key_Left);   // kernelB
     QCOMPARE(*state->selectedSlice(), (core::SliceRef{kStream, 0, 1}));
     text = m_details->sliceText().simplified();
     QVERIFY2(text.contains(QStringLiteral("Self time 700.00 ns")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("Flow in from launch (main) at 1.50 us")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Flow in from launch (main) at 0.000 001 500 s")),
+             qPrintable(text));
     QCOMPARE(m_widget->currentFrame().flows.size(), size_t(1));
 
     QTest::keyClick(canvas, Qt::Key_Left);   // first kernelA, with its args
@@ -414,6 +415,18 @@ void TstTimelineWidget::areaSelectionSummary()
     QAbstractItemModel *model = m_details->tableModel();
     QAbstractItemModelTester tester(model);
     QCOMPARE(model->rowCount(), 5);
+    // Opens sorted by the time inside the area: the step first (it covers the whole window).
+    QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("step"));
+    // kernelA 0-1 us and 4-5 us only overlap the window: inside it, 1 us - t0 and t1 - 4 us.
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, 0).data().toString() != QStringLiteral("kernelA"))
+            continue;
+        QCOMPARE(model->index(r, views::SummaryTableModel::InArea)
+                     .data(views::SummaryTableModel::SortRole)
+                     .toDouble(),
+                 double((1'000'000 - area.time.t0) + (area.time.t1 - 4'000'000)));
+    }
+    m_details->table()->sortByColumn(views::SummaryTableModel::WallTotal, Qt::DescendingOrder);
     QStringList names;
     for (int r = 0; r < model->rowCount(); ++r)
         names << model->index(r, 0).data().toString();
@@ -422,10 +435,28 @@ void TstTimelineWidget::areaSelectionSummary()
              QStringLiteral("2"));
     QCOMPARE(model->index(0, views::SummaryTableModel::SelfTotal).data().toString(),
              QStringLiteral("9.80 us"));
+    // The 10 us step only overlaps the area: "In area" counts its part inside the window,
+    // "Wall total" its whole duration.
+    QCOMPARE(model->index(0, views::SummaryTableModel::WallTotal).data().toString(),
+             QStringLiteral("10.00 us"));
+    QCOMPARE(model->index(0, views::SummaryTableModel::InArea)
+                 .data(views::SummaryTableModel::SortRole)
+                 .toDouble(),
+             double(area.time.t1 - area.time.t0));
+    QCOMPARE(model->headerData(views::SummaryTableModel::InArea, Qt::Horizontal).toString(),
+             QStringLiteral("In area"));
     const QStringList csv = m_details->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(csv.size(), 6);
-    QCOMPARE(csv.at(0), QStringLiteral("name,occurrences,wall_ps,self_ps,average_ps,min_ps,max_ps"));
-    QCOMPARE(csv.at(3), QStringLiteral("\"kernelB\",1,1000000,700000,1000000,1000000,1000000"));
+    QCOMPARE(csv.at(0), QStringLiteral(
+                            "name,occurrences,in_area_ps,wall_ps,self_ps,average_ps,min_ps,max_ps"));
+    QCOMPARE(csv.at(3),
+             QStringLiteral("\"kernelB\",1,1000000,1000000,700000,1000000,1000000,1000000"));
+    // The name column has the room the numbers leave, and at least a readable width.
+    QTableView *table = m_details->table();
+    QVERIFY(table->columnWidth(views::SummaryTableModel::Name) >= 240);
+    QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
+    QCOMPARE(model->index(0, views::SummaryTableModel::Name).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("step"));
     QVERIFY(m_details->areaText().contains(QStringLiteral("6 slices")));
 
     // Sorting by occurrences puts kernelA first.

@@ -20,6 +20,12 @@ inline QString durationText(core::TimePs ps, int digits = 2)
     return QString::fromStdString(core::formatDuration(ps, digits));
 }
 
+// A time from the trace's start, to the nanosecond ("1.795 421 300 s").
+inline QString timestampText(core::TimePs ps)
+{
+    return QString::fromStdString(core::formatTimestamp(ps));
+}
+
 // Counts with thousands separators ("1,234,567"), the same on every machine so that status
 // texts and tests do not depend on the user's locale.
 inline QString countText(quint64 n)

@@ -1,5 +1,6 @@
 #include "views/timeline/detailspane.h"
 
+#include "views/common/namecolumn.h"
 #include "views/common/qtconvert.h"
 #include "views/timeline/flowlookup.h"
 #include "views/timeline/summarytablemodel.h"
@@ -38,7 +39,7 @@ QString where(const core::Trace &trace, core::SliceRef s)
     const core::Track &track = trace.tracks[s.track];
     return QStringLiteral("%1 (%2) at %3")
         .arg(toQString(trace.name(s)), toQString(trace.string(track.name)),
-             durationText(trace.start(s) - trace.begin));
+             timestampText(trace.start(s) - trace.begin));
 }
 
 void addRow(QString &html, const QString &key, const QString &value)
@@ -103,10 +104,15 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_table->setObjectName(QStringLiteral("AreaSummary"));
     m_table->setModel(m_model);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(SummaryTableModel::WallTotal, Qt::DescendingOrder);
+    m_table->sortByColumn(SummaryTableModel::InArea, Qt::DescendingOrder);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(SummaryTableModel::Name,
-                                                      QHeaderView::Stretch);
+    // Number columns as wide as their longest likely text; the names take the rest.
+    QHeaderView *header = m_table->horizontalHeader();
+    const int numberWidth =
+        m_table->fontMetrics().horizontalAdvance(QStringLiteral("999.99 ms")) + 16;
+    for (int c = SummaryTableModel::Occurrences; c < SummaryTableModel::ColumnCount; ++c)
+        header->resizeSection(c, numberWidth);
+    giveNameColumnTheRoom(m_table, SummaryTableModel::Name);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     areaLayout->addWidget(m_table);
     m_pages->addWidget(area);
@@ -223,7 +229,7 @@ void DetailsPane::showSlice(core::SliceRef s)
     addRow(html, tr("Plane"), toQString(trace.string(plane.name)));
     if (plane.host != core::kEmptyString)
         addRow(html, tr("Host"), toQString(trace.string(plane.host)));
-    addRow(html, tr("Start"), durationText(trace.start(s) - trace.begin));
+    addRow(html, tr("Start"), timestampText(trace.start(s) - trace.begin));
     addRow(html, tr("Duration"), durationText(trace.duration(s)));
     addRow(html, tr("Self time"), durationText(core::selfTime(trace, s)));
     html += QStringLiteral("</table>");

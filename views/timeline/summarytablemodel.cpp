@@ -37,6 +37,7 @@ std::vector<uint32_t> SummaryTableModel::sortedOrder() const
             by([trace](const core::NameSummary &s) { return trace->string(s.name); });
         break;
     case Occurrences: by([](const core::NameSummary &s) { return s.occurrences; }); break;
+    case InArea: by([](const core::NameSummary &s) { return s.inWindowTotal; }); break;
     case WallTotal: by([](const core::NameSummary &s) { return s.wallTotal; }); break;
     case SelfTotal: by([](const core::NameSummary &s) { return s.selfTotal; }); break;
     case Average: by([](const core::NameSummary &s) { return s.averageDuration(); }); break;
@@ -94,6 +95,8 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == Name)   // the name the column elides
+        return m_trace ? toQString(m_trace->string(s.name)) : QString();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool display = role == Qt::DisplayRole;
@@ -104,6 +107,7 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     case Name: return m_trace ? toQString(m_trace->string(s.name)) : QString();
     case Occurrences:
         return display ? QVariant(countText(s.occurrences)) : QVariant(qulonglong(s.occurrences));
+    case InArea: return time(double(s.inWindowTotal));
     case WallTotal: return time(double(s.wallTotal));
     case SelfTotal: return time(double(s.selfTotal));
     case Average: return time(s.averageDuration());
@@ -115,11 +119,19 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
 
 QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        if (section == InArea)
+            return tr("Time of these slices inside the selected window: a slice that only "
+                      "overlaps the area counts for its part inside it");
+        if (section == WallTotal)
+            return tr("Whole durations of the slices that overlap the area, also outside it");
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
     case Name: return tr("Name");
     case Occurrences: return tr("Occurrences");
+    case InArea: return tr("In area");
     case WallTotal: return tr("Wall total");
     case SelfTotal: return tr("Self total");
     case Average: return tr("Average");
@@ -131,7 +143,8 @@ QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation,
 
 QString summaryCsv(const QAbstractItemModel &model)
 {
-    QString out = QStringLiteral("name,occurrences,wall_ps,self_ps,average_ps,min_ps,max_ps\n");
+    QString out = QStringLiteral(
+        "name,occurrences,in_area_ps,wall_ps,self_ps,average_ps,min_ps,max_ps\n");
     for (int r = 0; r < model.rowCount(); ++r) {
         QString name = model.index(r, SummaryTableModel::Name).data().toString();
         name.replace(QLatin1Char('"'), QStringLiteral("\"\""));

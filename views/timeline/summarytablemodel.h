@@ -1,7 +1,7 @@
 #pragma once
 
-// SummaryTableModel: a thin table over core's per-name selection summary (occurrences, wall
-// total, self total, average, min, max). Display text uses adaptive time units; SortRole holds
+// SummaryTableModel: a thin table over core's per-name selection summary (occurrences, time
+// inside the area, wall total, self total, average, min, max). Display text uses adaptive time units; SortRole holds
 // the raw number. The model sorts its own rows on the raw values (a proxy comparing QVariants
 // took tens of milliseconds of the GUI thread for an area of 64K names), and a new summary
 // arrives in the current order.
@@ -20,7 +20,7 @@ class SummaryTableModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Name, Occurrences, WallTotal, SelfTotal, Average, Min, Max, ColumnCount };
+    enum Column { Name, Occurrences, InArea, WallTotal, SelfTotal, Average, Min, Max, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit SummaryTableModel(QObject *parent = nullptr);

@@ -1,5 +1,6 @@
 #include "views/panels/kernelstats/kernelstatspanel.h"
 
+#include "views/common/namecolumn.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/kernelstats/kernelstatsmodel.h"
@@ -43,8 +44,8 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setDefaultSectionSize(90);
     m_table->setColumnWidth(KernelStatsModel::Rank, 50);
-    m_table->setColumnWidth(KernelStatsModel::Kernel, 300);
     m_table->setColumnWidth(KernelStatsModel::Op, 260);
+    giveNameColumnTheRoom(m_table, KernelStatsModel::Kernel, 300);
 
     m_empty = new QLabel(tr("This profile has no GPU kernels.\nKernel stats need GPU device "
                             "planes with kernel launch details (kernel_details)."),

@@ -1,5 +1,6 @@
 #include "views/panels/opstats/frameworkopstatspanel.h"
 
+#include "views/common/namecolumn.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/opstats/frameworkopstatsmodel.h"
@@ -49,7 +50,7 @@ FrameworkOpStatsPanel::FrameworkOpStatsPanel(QWidget *parent) : QWidget(parent)
     m_table->horizontalHeader()->setDefaultSectionSize(95);
     m_table->setColumnWidth(FrameworkOpStatsModel::Rank, 50);
     m_table->setColumnWidth(FrameworkOpStatsModel::Type, 130);
-    m_table->setColumnWidth(FrameworkOpStatsModel::Name, 340);
+    giveNameColumnTheRoom(m_table, FrameworkOpStatsModel::Name, 340);
 
     m_deviceByType = new PieChartView(tr("Device self time by op type"), this);
     m_deviceByOp = new PieChartView(tr("Device self time by op"), this);

@@ -116,16 +116,22 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
 
     uint64_t seen = 0;
     std::vector<uint32_t> above, current; // node per slice of the previous / this row's range
+    // Each slice's counted span (clipped to the window and to its own caller): a child is
+    // clipped to that, not to its caller's raw span, so no frame is narrower than its children
+    // even where a slice sticks out of the one above it (a GPU-side annotation over kernels).
+    std::vector<std::pair<TimePs, TimePs>> aboveSpan, currentSpan;
     for (uint32_t t : tracks) {
         if (t >= trace.tracks.size())
             continue;
         const Track &track = trace.tracks[t];
         size_t aboveFirst = 0;
         above.clear();
+        aboveSpan.clear();
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
             const Row &row = track.rows[r];
             const IndexRange range = overlappingRange(row, scope.t0, scope.t1);
             current.assign(range.last - range.first, kNone);
+            currentSpan.assign(range.last - range.first, {0, 0});
             for (size_t i = range.first; i < range.last; ++i) {
                 if ((++seen & kCancelPollMask) == 0 && cancel && cancel->load())
                     return Result<FlameGraph>::cancelled();
@@ -140,8 +146,8 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
                                                            *p - aboveFirst < above.size() &&
                                                            above[*p - aboveFirst] != kNone) {
                         parent = above[*p - aboveFirst];
-                        from = std::max(from, up.start[*p]);
-                        to = std::min(to, up.end(*p));
+                        from = std::max(from, aboveSpan[*p - aboveFirst].first);
+                        to = std::min(to, aboveSpan[*p - aboveFirst].second);
                     }
                 }
                 const TimePs wall = std::max<TimePs>(0, to - from);
@@ -156,8 +162,10 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
                 n.wall += wall;
                 ++n.count;
                 current[i - range.first] = node;
+                currentSpan[i - range.first] = {from, std::max(from, to)};
             }
             std::swap(above, current);
+            std::swap(aboveSpan, currentSpan);
             aboveFirst = range.first;
         }
     }

@@ -242,6 +242,30 @@ private slots:
         }
     }
 
+    // A slice that sticks out of the one above it (A 0-100, B 50-150 overlapping A's end, C
+    // 60-140 inside B): B counts 50-100, and C only the part inside that, 60-100. Clipping C to
+    // B's whole span gave C 80 us in a 50 us frame and B a negative self time.
+    void childrenFitAClippedCaller()
+    {
+        auto trace = load(R"({"traceEvents": [
+          {"ph": "X", "cat": "c", "name": "A", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+          {"ph": "X", "cat": "c", "name": "B", "pid": 1, "tid": 1, "ts": 50, "dur": 100},
+          {"ph": "X", "cat": "c", "name": "C", "pid": 1, "tid": 1, "ts": 60, "dur": 80}
+        ]})");
+        QVERIFY(trace);
+        QCOMPARE(trace->tracks.front().rows.size(), size_t(3));   // B placed below A, C below B
+        auto g = buildFlameGraph(*trace, {});
+        QVERIFY(g.ok());
+        checkNode(g.value(), {"A"}, 100 * kUs, 50 * kUs, 1);
+        checkNode(g.value(), {"A", "B"}, 50 * kUs, 10 * kUs, 1);
+        checkNode(g.value(), {"A", "B", "C"}, 40 * kUs, 40 * kUs, 1);
+        for (const FlameNode &n : g.value().nodes)
+            QVERIFY(n.self >= 0);
+        const FrameCalls b = frameCalls(g.value(), "B");
+        QCOMPARE(b.self, 10 * kUs);
+        QCOMPARE(b.wall, 50 * kUs);
+    }
+
     void cancelled()
     {
         const auto trace = load(kNesting);

@@ -6,6 +6,7 @@
 #include "views/flamegraph/flamegraphwidget.h"
 #include "views/timeline/timelinestate.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -128,6 +129,38 @@ private slots:
         QTest::keyClick(w, Qt::Key_Escape);
         QCOMPARE(w->focus(), 0u);
         QCOMPARE(m_panel->breadcrumbText(), QString("all"));
+    }
+
+    // Twelve nested frames with long names: after a click on the deepest, the breadcrumb is
+    // still one short line no wider than the panel (it pushed the caller / callee pane off
+    // screen), and its tooltip has the whole path.
+    void deepBreadcrumbStaysShort()
+    {
+        std::string json = R"({"traceEvents": [)";
+        for (int d = 0; d < 12; ++d) {
+            json += (d ? "," : "") + std::string(R"({"ph": "X", "cat": "c", "name": "frame)") +
+                    std::to_string(d) + "_" + std::string(60, 'x') +
+                    R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(d) +
+                    R"(, "dur": )" + std::to_string(100 - 2 * d) + "}";
+        }
+        json += "]}";
+        auto trace = testsupport::loadText(json.c_str());
+        QVERIFY(trace);
+        m_panel->setAnalyses(std::make_shared<core::analysis::AnalysisCache>(trace));
+        QVERIFY(waitComputed());
+        views::FlameGraphWidget *w = m_panel->graphWidget();
+        const auto deepest = rectNamed(w, QString("frame11_") + QString(60, 'x'), 12);
+        QVERIFY(deepest);
+        QTest::mouseClick(w, Qt::LeftButton, {}, w->rectOf(*deepest).center().toPoint());
+        QCOMPARE(w->focus(), deepest->node);
+        QVERIFY(m_panel->breadcrumbText().count(QStringLiteral(" › ")) == 12);
+        auto *crumb = m_panel->findChild<QLabel *>(QStringLiteral("FlameBreadcrumb"));
+        QVERIFY(crumb);
+        QVERIFY(crumb->text().contains(QStringLiteral("…")));
+        QVERIFY(!crumb->text().contains(QString(60, 'x')));   // names elided
+        QVERIFY(crumb->toolTip().contains(QString("frame5_") + QString(60, 'x')));
+        QVERIFY(crumb->minimumSizeHint().width() <= m_panel->width());
+        QVERIFY(m_panel->minimumSizeHint().width() <= m_panel->width());
     }
 
     void searchHighlights()

@@ -93,7 +93,11 @@ FlameGraphPanel::FlameGraphPanel(QWidget *parent)
     connect(m_graph, &FlameGraphWidget::focusChanged, this, &FlameGraphPanel::updateBreadcrumb);
     connect(m_graph, &FlameGraphWidget::frameClicked, this,
             [this](quint32 node) { showCalls(node); });
+    m_breadcrumb->setObjectName(QStringLiteral("FlameBreadcrumb"));
     m_breadcrumb->setTextFormat(Qt::RichText);
+    // Never wider than the panel: the caller / callee pane beside the graph stays on screen.
+    m_breadcrumb->setWordWrap(true);
+    m_breadcrumb->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_breadcrumb->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString &link) {
         m_graph->zoomTo(link.toUInt());
@@ -227,7 +231,19 @@ void FlameGraphPanel::recompute()
             what = tr("track %1").arg(toQString(trace->string(trace->tracks[slice->track].name)));
         } else {
             scope.rootName = trace->kind(*slice).name;
-            what = tr("all %1").arg(toQString(trace->name(*slice)));
+            // A name on the host and on a device (PyTorch's ProfilerStep#N, a GPU-side
+            // annotation) is two things: the graph takes the instances on the selected
+            // slice's side only.
+            const bool device = trace->planes[trace->tracks[slice->track].plane].kind
+                                == core::PlaneKind::Device;
+            for (uint32_t t = 0; t < trace->tracks.size(); ++t) {
+                const bool onDevice =
+                    trace->planes[trace->tracks[t].plane].kind == core::PlaneKind::Device;
+                if (onDevice == device)
+                    scope.tracks.push_back(t);
+            }
+            what = (device ? tr("all %1 on devices") : tr("all %1"))
+                       .arg(toQString(trace->name(*slice)));
         }
     }
     const bool inverted = Metric(m_metric->currentData().toInt()) == Metric::Self;
@@ -372,12 +388,27 @@ void FlameGraphPanel::updateBreadcrumb()
         m_breadcrumb->setText(QString());
         return;
     }
-    QStringList parts;
-    for (uint32_t n : tree->pathTo(m_graph->focus())) {
-        const QString name = tree->nameOf(n).toHtmlEscaped();
+    // A deep path stays one short line: long names are elided in the middle, and past six
+    // frames the middle ones fold into "…" (the whole path is in the tooltip).
+    constexpr int kMaxName = 40, kMaxParts = 6;
+    const auto path = tree->pathTo(m_graph->focus());
+    QStringList parts, full;
+    for (size_t k = 0; k < path.size(); ++k) {
+        const uint32_t n = path[k];
+        full << tree->nameOf(n);
+        if (path.size() > size_t(kMaxParts) && k >= 2 && k + 3 < path.size()) {
+            if (k == 2)
+                parts << QStringLiteral("…");
+            continue;
+        }
+        QString name = tree->nameOf(n);
+        if (name.size() > kMaxName)
+            name = name.left(kMaxName / 2 - 1) + QStringLiteral("…") + name.right(kMaxName / 2);
+        name = name.toHtmlEscaped();
         parts << (n == m_graph->focus() ? QStringLiteral("<b>%1</b>").arg(name)
                                         : QStringLiteral("<a href=\"%1\">%2</a>").arg(n).arg(name));
     }
+    m_breadcrumb->setToolTip(full.join(QStringLiteral(" › ")));
     QString hint = m_graph->zoomDepth() > 0 ? tr("  (Esc: back)") : tr("  (click a frame to zoom)");
     m_breadcrumb->setText(parts.join(QStringLiteral(" › ")) + hint);
 }

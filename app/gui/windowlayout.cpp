@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QEvent>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScreen>
@@ -52,6 +53,31 @@ bool takesText(const QWidget *w)
 }
 
 } // namespace
+
+TimelineKeys::TimelineKeys(QWidget *target)
+    : QObject(target)
+    , m_target(target)
+{
+    QApplication::instance()->installEventFilter(this);
+}
+
+bool TimelineKeys::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QObject::eventFilter(watched, event);
+    auto *w = qobject_cast<QWidget *>(watched);
+    auto *key = static_cast<QKeyEvent *>(event);
+    const bool navigation = key->key() == Qt::Key_W || key->key() == Qt::Key_A ||
+                            key->key() == Qt::Key_S || key->key() == Qt::Key_D;
+    if (!navigation || (key->modifiers() & ~Qt::ShiftModifier) != Qt::NoModifier || !w ||
+        w != QApplication::focusWidget() || w->window() != m_target->window() ||
+        w == m_target || m_target->isAncestorOf(w) || !m_target->isVisible() || takesText(w))
+        return QObject::eventFilter(watched, event);
+    QKeyEvent copy(QEvent::KeyPress, key->key(), key->modifiers(), key->text(),
+                   key->isAutoRepeat(), ushort(key->count()));
+    QCoreApplication::sendEvent(m_target, &copy);
+    return true;
+}
 
 bool PointerFocus::eventFilter(QObject *watched, QEvent *event)
 {

@@ -38,4 +38,21 @@ private:
     QWidget *m_target;
 };
 
+// The timeline's navigation keys (W A S D, with Shift) work whatever small widget of the
+// window holds the keyboard (a track tree, a table, a tab, a button), as in Perfetto: they are
+// passed to `target` unless that widget takes text (a field, an editable combo box).
+class TimelineKeys : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit TimelineKeys(QWidget *target);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    QWidget *m_target;
+};
+
 } // namespace tracedesk::app

@@ -22,6 +22,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QtTest>
 
 using namespace tracedesk;
@@ -66,6 +67,7 @@ private slots:
     void maximisePanelAndRestore();
     void layoutIsRemembered();
     void pointerOverTimelineTakesKeys();
+    void timelineKeysFromSmallWidgets();
     void searchOnSample();
 
 private:
@@ -215,6 +217,43 @@ void TstWindowLayout::pointerOverTimelineTakesKeys()
     QTRY_COMPARE(QApplication::focusWidget(), field);
     QCoreApplication::sendEvent(canvas, &enter);
     QCOMPARE(QApplication::focusWidget(), field);
+}
+
+// After a load the timeline has the keyboard (not the Tracks filter, which would take W as
+// text); W A S D reach it from the track tree or a panel, never from a text field.
+void TstWindowLayout::timelineKeysFromSmallWidgets()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QLineEdit *filter = window.findChild<QLineEdit *>(QStringLiteral("TrackFilter"));
+    QVERIFY(filter);
+    filter->setFocus(Qt::OtherFocusReason);
+    window.showTrace(buildTrace(), QStringLiteral("keys"));
+    QWidget *canvas = window.timeline()->canvasWidget();
+    QTRY_COMPARE(QApplication::focusWidget(), canvas);
+
+    const views::TimelineState *state = window.timeline()->state();
+    QTreeView *tree = window.trackView();
+    tree->setFocus(Qt::MouseFocusReason);
+    QTRY_COMPARE(QApplication::focusWidget(), tree);
+    core::TimePs span = state->t1() - state->t0();
+    QTest::keyClick(tree, Qt::Key_W);
+    QVERIFY(state->t1() - state->t0() < span);
+    QCOMPARE(QApplication::focusWidget(), tree);   // the keyboard stays where the user put it
+    const core::TimePs t0 = state->t0();
+    QTest::keyClick(tree, Qt::Key_D);
+    QVERIFY(state->t0() > t0);
+
+    // A text field the user clicked keeps its letters.
+    filter->setFocus(Qt::MouseFocusReason);
+    QTRY_COMPARE(QApplication::focusWidget(), filter);
+    span = state->t1() - state->t0();
+    QTest::keyClick(filter, Qt::Key_W);
+    QCOMPARE(filter->text(), QStringLiteral("w"));
+    QCOMPARE(state->t1() - state->t0(), span);
 }
 
 // Also the screenshots of a search on the bundled sample when TRACEDESK_SEARCH_SCREENSHOT names

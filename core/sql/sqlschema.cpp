@@ -14,8 +14,9 @@ std::string SqlSession::schemaText()
     // Tables only describe themselves; an empty trace is enough to list them.
     SqlContext context(std::make_shared<const Trace>(), nullptr);
     std::string s =
-        "Times (ts, dur, end, self_time) are integer picoseconds from the trace origin\n"
-        "(divide by 1e6 for microseconds); *_us columns are microseconds. Slice ids are\n"
+        "Times (ts, dur, end, self_time) are integer picoseconds; ts and end count from the\n"
+        "trace's start, the timeline's 0 (divide by 1e6 for microseconds); *_us columns\n"
+        "are microseconds. Slice ids are\n"
         "stable for a loaded trace. WHERE on slices.id / track / ts / end and on the first\n"
         "column of args (slice_id), flows (id) and counters (track) is answered from the\n"
         "store's sorted rows without a scan.\n";

@@ -2,6 +2,7 @@
 
 #include "core/capture/captureoptions.h"
 #include "core/capture/capturetext.h"
+#include "core/capture/tcpprobe.h"
 
 #include "profiler_service.grpc.pb.h"
 
@@ -20,6 +21,19 @@ ConnectionCheck checkConnection(const std::string &text, uint64_t timeoutMs)
     const std::string &a = address.value();
     const auto deadline = std::chrono::system_clock::now() + std::chrono::milliseconds(timeoutMs);
     const std::string limit = std::to_string(timeoutMs / 1000.0).substr(0, 3) + " s";
+    // A refused port answers at once: say so now, not after the whole timeout.
+    const TcpProbe tcp = probeTcp(a, timeoutMs);
+    if (tcp.result == TcpProbeResult::Refused) {
+        check.message = "Cannot reach " + a + ": the connection was refused (nothing listens on " +
+                        "that port). Check the port, and that the program has started its " +
+                        "profiler server.";
+        return check;
+    }
+    if (tcp.result == TcpProbeResult::Unresolved) {
+        check.message = "Cannot reach " + a + ": the host name does not resolve (" + tcp.detail +
+                        ").";
+        return check;
+    }
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     auto channel = grpc::CreateCustomChannel(a, grpc::InsecureChannelCredentials(), args);

@@ -7,7 +7,9 @@
 #include "core/support/refusingport.h"
 
 #include "core/capture/capturesession.h"
+#include "core/capture/connectioncheck.h"
 #include "core/capture/recordedprofilerserver.h"
+#include "core/capture/tcpprobe.h"
 #include "core/io/traceloader.h"
 
 #include "profiler_service.pb.h"
@@ -210,6 +212,23 @@ private slots:
         QCOMPARE(r.hosts[0].attempts, 2);
         QVERIFY(q(r.hosts[0].message).startsWith("Could not reach " + q(address)));
         QCOMPARE(filesUnder(dir), QStringList());
+    }
+
+    // "Test connection" on a port where nothing listens: the refusal comes back at once and
+    // the message says so, instead of waiting out the timeout and blaming the network.
+    void refusedPortSaysSoAtOnce()
+    {
+        const RefusingPort refusing;
+        QVERIFY(refusing.port() != 0);
+        QElapsedTimer clock;
+        clock.start();
+        // Well under the 10 s the check would wait for a host that does not answer.
+        const ConnectionCheck check = checkConnection(refusing.address(), 10000);
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(!check.reachable);
+        QVERIFY2(q(check.message).contains("refused"), check.message.c_str());
+        QVERIFY(!q(check.message).contains("within"));
+        QCOMPARE(probeTcp(refusing.address(), 1000).result, TcpProbeResult::Refused);
     }
 
     void deadlineExceeded()

@@ -15,7 +15,8 @@ QString timelineShortcutsHtml()
         {"Drag (select tool)", "Select an area: summary per name"},
         {"F", "Frame the selection"},
         {"Z or 0", "Show the whole trace"},
-        {"M", "Add a bookmark at the selection or the cursor (Bookmarks menu to jump)"},
+        {"M", "Add a bookmark at the selection (its range stays shaded) or at the cursor; the "
+              "Bookmarks menu jumps back"},
         {"Left / Right", "Previous / next slice on the row"},
         {"/ or Ctrl+F", "Search the whole trace"},
         {"Enter / Shift+Enter", "Zoom to the next / previous match (matches outlined)"},

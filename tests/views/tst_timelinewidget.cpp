@@ -455,6 +455,8 @@ void TstTimelineWidget::areaSelectionSummary()
     QTableView *table = m_details->table();
     QVERIFY(table->columnWidth(views::SummaryTableModel::Name) >= 240);
     QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
+    QVERIFY(!table->wordWrap());
+    QCOMPARE(table->sizePolicy().horizontalPolicy(), QSizePolicy::Ignored);
     QCOMPARE(model->index(0, views::SummaryTableModel::Name).data(Qt::ToolTipRole).toString(),
              QStringLiteral("step"));
     QVERIFY(m_details->areaText().contains(QStringLiteral("6 slices")));

@@ -113,6 +113,10 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     for (int c = SummaryTableModel::Occurrences; c < SummaryTableModel::ColumnCount; ++c)
         header->resizeSection(c, numberWidth);
     giveNameColumnTheRoom(m_table, SummaryTableModel::Name);
+    m_table->setWordWrap(false);   // one line per name, elided in the middle
+    // The table scrolls sideways in a narrow pane rather than widening the pane's dock (which
+    // squeezed the analysis tabs beside it to "Ove...").
+    m_table->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     areaLayout->addWidget(m_table);
     m_pages->addWidget(area);

@@ -457,6 +457,9 @@ void TstTimelineWidget::areaSelectionSummary()
     QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
     QVERIFY(!table->wordWrap());
     QCOMPARE(table->sizePolicy().horizontalPolicy(), QSizePolicy::Ignored);
+    // Nothing on the area page asks for more width than its three buttons.
+    QVERIFY2(m_details->minimumSizeHint().width() < 400,
+             qPrintable(QString::number(m_details->minimumSizeHint().width())));
     QCOMPARE(model->index(0, views::SummaryTableModel::Name).data(Qt::ToolTipRole).toString(),
              QStringLiteral("step"));
     QVERIFY(m_details->areaText().contains(QStringLiteral("6 slices")));

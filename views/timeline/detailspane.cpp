@@ -88,16 +88,21 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     auto *area = new QWidget;
     auto *areaLayout = new QVBoxLayout(area);
     areaLayout->setContentsMargins(0, 0, 0, 0);
-    auto *top = new QHBoxLayout;
+    // The heading on its own line, wrapping: beside the buttons its length set the pane's
+    // minimum width and widened the Details dock on every area selection.
     m_areaLabel = new QLabel;
     m_areaLabel->setObjectName(QStringLiteral("AreaHeading"));
-    top->addWidget(m_areaLabel, 1);
+    m_areaLabel->setWordWrap(true);
+    m_areaLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    areaLayout->addWidget(m_areaLabel);
+    auto *top = new QHBoxLayout;
     top->addWidget(request(new QPushButton(tr("Flame graph")), SelectionAnalysis::AreaFlameGraph));
     top->addWidget(request(new QPushButton(tr("Pivot")), SelectionAnalysis::AreaPivot));
     auto *copy = new QPushButton(tr("Copy as CSV"));
     copy->setObjectName(QStringLiteral("CopyCsv"));
     connect(copy, &QPushButton::clicked, this, &DetailsPane::copyCsv);
     top->addWidget(copy);
+    top->addStretch(1);
     areaLayout->addLayout(top);
     m_model = new SummaryTableModel(this);
     m_table = new QTableView;

@@ -94,6 +94,7 @@ void appendSide(FrameworkOpStatsTable &table, std::vector<Rolled> rows, bool onD
     double totalSelf = 0;
     for (const Rolled &r : rows)
         totalSelf += double(r.self);
+    (onDevice ? table.deviceOps : table.hostOps) = rows.size();
     if (rows.size() > kMaxRowsPerSide)
         rows.resize(kMaxRowsPerSide);
     double cumulative = 0;

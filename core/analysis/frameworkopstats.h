@@ -34,6 +34,8 @@ struct FrameworkOpStatsRow
 struct FrameworkOpStatsTable
 {
     std::vector<FrameworkOpStatsRow> rows;   // device rows first, then host rows
+    size_t deviceOps = 0;                    // distinct ops per side before the 500-row cap
+    size_t hostOps = 0;
 };
 
 struct FrameworkOpStats

@@ -163,6 +163,19 @@ void TestOpPanels::frameworkOpStatsPanel()
     const auto stats = frameworkOpStats(*m_cache);
     QCOMPARE(panel.model()->rowCount(), int(stats->withIdle.rows.size()));
     QVERIFY(panel.model()->rowCount() > 10);
+    // A side cut at XProf's 500 rows says "top 500 of N", never "500 ops" as if that were all.
+    size_t deviceRows = 0;
+    for (const auto &r : stats->withIdle.rows)
+        deviceRows += r.onDevice ? 1 : 0;
+    const size_t hostRows = stats->withIdle.rows.size() - deviceRows;
+    QCOMPARE(deviceRows, std::min<size_t>(500, stats->withIdle.deviceOps));
+    QCOMPARE(hostRows, std::min<size_t>(500, stats->withIdle.hostOps));
+    QVERIFY(stats->withIdle.hostOps > 500);   // the TF GPU profile has over a thousand host ops
+    QVERIFY2(panel.statusText().startsWith(
+                 QStringLiteral("top 500 of %L1 host ops").arg(stats->withIdle.hostOps)) ||
+                 panel.statusText().contains(
+                     QStringLiteral(", top 500 of %L1 host ops").arg(stats->withIdle.hostOps)),
+             qPrintable(panel.statusText()));
     // Rank 1 (device, by self time) is the first row when sorted by rank.
     QTableView *table = panel.tableView();
     const QModelIndex top = panel.proxyModel()->index(0, views::FrameworkOpStatsModel::Name);

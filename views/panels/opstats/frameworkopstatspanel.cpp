@@ -183,9 +183,15 @@ void FrameworkOpStatsPanel::showResult()
     size_t device = 0;
     for (const FrameworkOpStatsRow &r : table.rows)
         device += r.onDevice ? 1 : 0;
-    m_status->setText(tr("%1 device ops, %2 host ops%3%4")
-                          .arg(device)
-                          .arg(table.rows.size() - device)
+    // XProf keeps the top 500 ops of each side by self time: a capped side says so.
+    const size_t host = table.rows.size() - device;
+    auto side = [](size_t shown, size_t all, const QString &what) {
+        return all > shown ? tr("top %L1 of %L2 %3").arg(shown).arg(all).arg(what)
+                           : tr("%L1 %2").arg(shown).arg(what);
+    };
+    m_status->setText(tr("%1, %2%3%4")
+                          .arg(side(device, table.deviceOps, tr("device ops")))
+                          .arg(side(host, table.hostOps, tr("host ops")))
                           .arg(m_stats->deviceType.empty()
                                    ? QString()
                                    : QStringLiteral(" - ")

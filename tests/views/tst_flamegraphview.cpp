@@ -136,12 +136,14 @@ private slots:
     // screen), and its tooltip has the whole path.
     void deepBreadcrumbStaysShort()
     {
-        std::string json = R"({"traceEvents": [)";
+        // Plain string literals: moc's reader takes raw ones with quotes inside for the end
+        // of the file and finds no class.
+        std::string json = "{\"traceEvents\": [";
         for (int d = 0; d < 12; ++d) {
-            json += (d ? "," : "") + std::string(R"({"ph": "X", "cat": "c", "name": "frame)") +
+            json += std::string(d ? "," : "") + "{\"ph\": \"X\", \"cat\": \"c\", \"name\": \"frame" +
                     std::to_string(d) + "_" + std::string(60, 'x') +
-                    R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(d) +
-                    R"(, "dur": )" + std::to_string(100 - 2 * d) + "}";
+                    "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(d) +
+                    ", \"dur\": " + std::to_string(100 - 2 * d) + "}";
         }
         json += "]}";
         auto trace = testsupport::loadText(json.c_str());

@@ -460,6 +460,7 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::onLoadStarted(const QString &path)
 {
     closeProgress();
+    m_activeAtLoadStart = isActiveWindow();
     statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
     m_progress = new QProgressDialog(tr("Loading %1…").arg(QFileInfo(path).fileName()),
                                      tr("Cancel"), 0, kProgressSteps, this);
@@ -494,14 +495,20 @@ void MainWindow::closeProgress()
     if (!m_progress)
         return;
     m_progress->disconnect(this);
+    // Without a window manager nothing hands the focus back when the dialog goes, and the
+    // timeline would ignore the keyboard until the user clicked it. Read before cancel(),
+    // which already hides the dialog: the dialog had the focus, or the window had it when the
+    // load began and no window of the application has it now.
+    const bool takeFocus =
+        m_progress->isVisible()
+        && (m_progress->isActiveWindow()
+            || (m_activeAtLoadStart && (!QApplication::activeWindow()
+                                        || QApplication::activeWindow() == m_progress)));
     // cancel() stops the timer that would show the dialog after its delay: a load that failed
     // sooner must not have the dialog pop up later over the error box.
     m_progress->cancel();
-    // Without a window manager nothing hands the focus back when the dialog goes, and the
-    // timeline would ignore the keyboard until the user clicked it.
-    const bool hadFocus = m_progress->isActiveWindow();
     m_progress->hide();
-    if (hadFocus)
+    if (takeFocus)
         activateWindow();
     m_progress->deleteLater();
     m_progress = nullptr;

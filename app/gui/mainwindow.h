@@ -158,6 +158,7 @@ private:
     QLabel *m_statusLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QPointer<QProgressDialog> m_progress;
+    bool m_activeAtLoadStart = false;   // whether the window had the focus when a load began
     QAction *m_maximisePanel = nullptr;
     bool m_panelMaximised = false;
     QPointer<QWidget> m_hiddenCentral;            // the central widget maximising hid

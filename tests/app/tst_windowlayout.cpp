@@ -3,6 +3,7 @@
 // and the pointer over the timeline gives it the keyboard back.
 
 #include "app/gui/analysisdocks.h"
+#include "app/gui/loadcontroller.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/recentfiles.h"
 #include "app/gui/windowlayout.h"
@@ -16,6 +17,7 @@
 #include <QDockWidget>
 #include <QEnterEvent>
 #include <QLineEdit>
+#include <QProgressDialog>
 #include <QMenu>
 #include <QScreen>
 #include <QSettings>
@@ -24,6 +26,10 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace tracedesk;
 using app::MainWindow;
@@ -68,6 +74,7 @@ private slots:
     void layoutIsRemembered();
     void pointerOverTimelineTakesKeys();
     void timelineKeysFromSmallWidgets();
+    void focusBackAfterProgressDialog();
     void searchOnSample();
 
 private:
@@ -254,6 +261,35 @@ void TstWindowLayout::timelineKeysFromSmallWidgets()
     QTest::keyClick(filter, Qt::Key_W);
     QCOMPARE(filter->text(), QStringLiteral("w"));
     QCOMPARE(state->t1() - state->t0(), span);
+}
+
+// A load slow enough to show its progress dialog (as on a slow machine): when the dialog goes,
+// the window has the focus back and the timeline the keyboard, with no window manager to help.
+void TstWindowLayout::focusBackAfterProgressDialog()
+{
+    MainWindow window;
+    configure(window);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    std::atomic<bool> release{false};
+    window.loadController()->setLoader(
+        [&](const std::string &path, core::LoadControl *control, const core::LoadOptions &)
+            -> core::Result<app::LoadedTrace> {
+            control->addTotal(1000);
+            control->addDone(500);
+            while (!release.load() && !control->cancelRequested())
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            return app::LoadedTrace{buildTrace(), QString::fromStdString(path)};
+        });
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openPath(m_temp.filePath(QStringLiteral("slow.json")));
+    QTRY_VERIFY(window.progressDialog() && window.progressDialog()->isVisible());
+    release = true;
+    QTRY_COMPARE(shown.count(), 1);
+    QTRY_VERIFY(window.isActiveWindow());
+    QTRY_COMPARE(QApplication::focusWidget(), window.timeline()->canvasWidget());
 }
 
 // Also the screenshots of a search on the bundled sample when TRACEDESK_SEARCH_SCREENSHOT names

@@ -71,6 +71,8 @@ private slots:
         QVERIFY(finished.wait(30000));
         QTableView *table = panel->resultView();
         QCOMPARE(table->model()->rowCount(), 20);
+        QVERIFY(!table->wordWrap());
+        QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
         // The track column names the track, not its bare id.
         bool trackIsNumber = true;
         const QString track = table->model()->index(0, 3).data().toString();

@@ -96,6 +96,10 @@ QueryPanel::QueryPanel(QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
+    // A long kernel name stays one line, elided in the middle ("void cutla…Params)") with the
+    // whole value in its tooltip; word wrap left only its first word, "void ...".
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     connect(m_table, &QAbstractItemView::clicked, this, &QueryPanel::activateRow);

@@ -1,11 +1,13 @@
 #include "../core/support/kinetofixtures.h"
 
 #include "core/analysis/analysiscache.h"
+#include "core/io/traceloader.h"
 #include "views/pivot/pivotpanel.h"
 #include "views/pivot/pivottreemodel.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QHeaderView>
 #include <QTreeView>
@@ -147,6 +149,33 @@ private slots:
                 QVERIFY(order == Qt::AscendingOrder ? before <= after : before >= after);
             }
         }
+    }
+
+    // An XSpace has no categories: the default grouping is Track > Name, not one "(empty)"
+    // group; levels the user chose are kept for the next profile.
+    void defaultLevelsWithoutCategories()
+    {
+        auto loaded = core::loadTrace(TRACEDESK_TEST_DATA "/../../resources/sample");
+        QVERIFY(loaded.ok());
+        QSignalSpy spy(m_panel.get(), &views::PivotPanel::computed);
+        m_panel->setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
+        QVERIFY(spy.count() > 0 || spy.wait(10000));
+        QTRY_VERIFY(!m_panel->isComputing());
+        auto *first = m_panel->findChild<QComboBox *>(QStringLiteral("pivotLevel1"));
+        QVERIFY(first);
+        QCOMPARE(first->currentText(), QStringLiteral("Track"));
+        QAbstractItemModel *model = m_panel->treeView()->model();
+        QVERIFY(model->rowCount() > 1);
+        QVERIFY(!rowLabelled(model, "(empty)").isValid());
+        QVERIFY(rowLabelled(model, "/host:CPU / python").isValid());
+        QVERIFY(rowLabelled(model, "/device:GPU:0 / Stream #7(Kernel)").isValid());
+
+        // A trace with categories again, after the user picked Name: Name stays.
+        first->setCurrentIndex(first->findText(QStringLiteral("Name")));
+        emit first->activated(first->currentIndex());
+        m_panel->setAnalyses(std::make_shared<core::analysis::AnalysisCache>(m_trace));
+        QTRY_VERIFY(!m_panel->isComputing());
+        QCOMPARE(first->currentText(), QStringLiteral("Name"));
     }
 
     void argKeyLevel()

@@ -54,7 +54,10 @@ PivotPanel::PivotPanel(QWidget *parent)
         if (l > 0)
             bar->addWidget(new QLabel(QStringLiteral("›")));
         bar->addWidget(combo);
-        connect(combo, &QComboBox::activated, this, &PivotPanel::recompute);
+        connect(combo, &QComboBox::activated, this, [this] {
+            m_levelsChosen = true;
+            recompute();
+        });
     }
     m_argKey->setObjectName(QStringLiteral("pivotArgKey"));
     m_argKey->setPlaceholderText(tr("arg key, e.g. stream"));
@@ -99,6 +102,18 @@ PivotPanel::~PivotPanel() = default;
 void PivotPanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
 {
     m_cache = std::move(cache);
+    // Category > Name by default; a profile without categories (XSpace) would show one
+    // "(empty)" group, so it starts at Track > Name instead, unless levels were chosen.
+    if (m_cache && !m_levelsChosen) {
+        const core::Trace &trace = m_cache->trace();
+        const bool categories =
+            std::any_of(trace.kinds.begin(), trace.kinds.end(), [](const core::EventKind &k) {
+                return k.category != core::kEmptyString;
+            });
+        const auto first = categories ? core::PivotKeyKind::Category : core::PivotKeyKind::Track;
+        m_level[0]->setCurrentIndex(m_level[0]->findData(int(first)));
+        m_level[1]->setCurrentIndex(m_level[1]->findData(int(core::PivotKeyKind::Name)));
+    }
     recompute();
 }
 
@@ -114,6 +129,7 @@ void PivotPanel::setSelectionOnly(bool on)
 
 void PivotPanel::setLevels(const std::vector<core::PivotKey> &levels)
 {
+    m_levelsChosen = true;
     for (int l = 0; l < kLevels; ++l) {
         const int kind = l < int(levels.size()) ? int(levels[size_t(l)].kind) : kNoLevel;
         m_level[l]->setCurrentIndex(std::max(0, m_level[l]->findData(kind)));

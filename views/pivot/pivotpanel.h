@@ -69,6 +69,7 @@ private:
 
     QComboBox *m_level[kLevels] = {};
     QLineEdit *m_argKey = nullptr;
+    bool m_levelsChosen = false;   // the user (or a caller) chose levels: keep them
     QCheckBox *m_selectionOnly = nullptr;
     QPushButton *m_export = nullptr;
     QLabel *m_status = nullptr;

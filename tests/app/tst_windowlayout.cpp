@@ -79,6 +79,8 @@ private slots:
 
 private:
     void configure(MainWindow &window);
+    // Shows the window and waits until it is exposed and has the focus.
+    static bool showActive(MainWindow &window);
     QTemporaryDir m_temp;
 };
 
@@ -102,6 +104,15 @@ void TstWindowLayout::configure(MainWindow &window)
     core::LoadOptions options;
     options.cacheDir = m_temp.filePath(QStringLiteral("cache")).toStdString();
     window.loadController()->setOptions(options);
+}
+
+bool TstWindowLayout::showActive(MainWindow &window)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
 }
 
 void TstWindowLayout::fittedGeometry()
@@ -195,10 +206,7 @@ void TstWindowLayout::layoutIsRemembered()
 void TstWindowLayout::pointerOverTimelineTakesKeys()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(showActive(window));
     window.showTrace(buildTrace(), QStringLiteral("focus"));
     QWidget *canvas = window.timeline()->canvasWidget();
 
@@ -231,10 +239,7 @@ void TstWindowLayout::pointerOverTimelineTakesKeys()
 void TstWindowLayout::timelineKeysFromSmallWidgets()
 {
     MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(showActive(window));
     QLineEdit *filter = window.findChild<QLineEdit *>(QStringLiteral("TrackFilter"));
     QVERIFY(filter);
     filter->setFocus(Qt::OtherFocusReason);
@@ -269,10 +274,7 @@ void TstWindowLayout::focusBackAfterProgressDialog()
 {
     MainWindow window;
     configure(window);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(showActive(window));
     std::atomic<bool> release{false};
     window.loadController()->setLoader(
         [&](const std::string &path, core::LoadControl *control, const core::LoadOptions &)
@@ -302,10 +304,7 @@ void TstWindowLayout::searchOnSample()
         QSKIP("no bundled sample");
     MainWindow window;
     configure(window);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(showActive(window));
     QSignalSpy shown(&window, &MainWindow::traceShown);
     window.openPath(sample);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);

@@ -111,10 +111,11 @@ Rows planeRows(const Trace &trace)
     return rows;
 }
 
-Rows trackRows(const Trace &trace)
+Rows trackRows(const SqlContext &context)
 {
     Rows rows;
-    const TimePs origin = trace.begin;   // SQL times count from the trace's start
+    const Trace &trace = context.trace();
+    const TimePs origin = context.origin();
     for (size_t t = 0; t < trace.tracks.size(); ++t) {
         const Track &track = trace.tracks[t];
         rows.push_back({int64_t(t), int64_t(track.plane), text(trace.string(track.name)),
@@ -218,7 +219,7 @@ std::vector<std::unique_ptr<SqlTable>> makeListTables(const SqlContext &context)
                                {"sample_count", "INTEGER", "counter samples"},
                                {"ts", "INTEGER", "earliest start, ps from the trace's start"},
                                {"end", "INTEGER", "latest end, ps from the trace's start"}},
-        double(trace.tracks.size()) + 1, [&trace] { return trackRows(trace); }));
+        double(trace.tracks.size()) + 1, [&context] { return trackRows(context); }));
     tables.push_back(std::make_unique<ListTable>(
         "steps", "training steps (PyTorch ProfilerStep#N, else the step analysis)",
         std::vector<SqlColumn>{{"id", "INTEGER", "step index in time order (slices.step)"},

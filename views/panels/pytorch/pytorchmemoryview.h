@@ -53,7 +53,6 @@ public:
     PyTorchMemoryEventModel *model() const { return m_model; }
 
     // Step-line points (ms from `origin`, MB) of a curve thinned to about `buckets` time buckets.
-    double msFromStart(core::TimePs t) const { return double(t - m_origin) / 1e9; }
     static QList<QPointF> stepPoints(const std::vector<core::analysis::pytorch::MemoryPoint> &curve,
                                      bool reserved, int buckets, core::TimePs origin = 0);
 
@@ -62,6 +61,8 @@ signals:
     void computed();
 
 private:
+    // Chart and table times count from the trace's start, the timeline's 0.
+    double msFromStart(core::TimePs t) const { return double(t - m_origin) / 1e9; }
     struct Curves
     {
         QList<QPointF> allocated;

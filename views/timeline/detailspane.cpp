@@ -262,9 +262,12 @@ void DetailsPane::showSlice(core::SliceRef s)
         html += tr("<h4>Flows</h4>") + QStringLiteral("<table>") + flows
                 + QStringLiteral("</table>");
     m_slice->setHtml(html);
+    // A short label: a whole HLO text here set the pane's minimum width, widened the Details
+    // dock and squeezed the analysis tabs to "Overv..."; the tooltip has the whole name.
     m_nameFlame->setText(tr("Flame graph of all %1")
                              .arg(fontMetrics().elidedText(toQString(trace.name(s)),
-                                                           Qt::ElideMiddle, 240)));
+                                                           Qt::ElideMiddle, 120)));
+    m_nameFlame->setToolTip(tr("Flame graph of every %1").arg(toQString(trace.name(s))));
     m_pages->setCurrentIndex(1);
 }
 

@@ -1,5 +1,6 @@
 #include "core/compare/opmatch.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/opnames.h"
 #include "core/analysis/steps.h"
 
@@ -43,7 +44,8 @@ std::string_view frameworkName(std::string_view text)
 class KeyReader
 {
 public:
-    explicit KeyReader(const Trace &trace) : m_trace(trace), m_roles(trackRoles(trace))
+    explicit KeyReader(const Trace &trace)
+        : m_trace(trace), m_roles(trackRoles(trace)), m_pytorch(analysis::isPyTorchTrace(trace))
     {
         m_planeHasFrameworkLine.assign(trace.planes.size(), false);
         for (size_t t = 0; t < trace.tracks.size(); ++t) {
@@ -80,7 +82,8 @@ public:
             return std::nullopt;
         case OpLevel::Framework:
             if (role == TrackRole::HostThread) {
-                const std::string_view n = frameworkName(kindName);
+                // PyTorch names its operators whole (`aten::mm`); TensorFlow's are `name:type`.
+                const std::string_view n = m_pytorch ? kindName : frameworkName(kindName);
                 if (!n.empty())
                     return OpKey{std::string(n), kWhereHost};
             } else if (role == TrackRole::DeviceFrameworkOps) {
@@ -104,6 +107,7 @@ private:
     const Trace &m_trace;
     std::vector<TrackRole> m_roles;
     std::vector<bool> m_planeHasFrameworkLine;
+    bool m_pytorch = false;
 };
 
 } // namespace

@@ -10,6 +10,8 @@
 #include "app/gui/mainwindow.h"
 #include "views/compare/compareworkspace.h"
 #include "views/compare/operatordiffmodel.h"
+#include "views/timeline/timelinestate.h"
+#include "views/timeline/timelinewidget.h"
 
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -18,6 +20,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QtTest>
@@ -112,6 +115,41 @@ private slots:
                     .toString()
                     .contains("aten::miopen_convolution"));
         QVERIFY(ws->operatorMatchLabel()->text().contains("1 by call path"));
+
+        // Clicking an operator row selects one of its calls in each timeline, each side under
+        // its own name for the call-path pair.
+        auto selectedName = [ws](views::CompareWorkspace::Side side) -> QString {
+            const auto &slice = ws->timeline(side)->state()->selectedSlice();
+            if (!slice)
+                return {};
+            const core::Trace &t = *ws->trace(side);
+            return QString::fromStdString(std::string(t.name(*slice)));
+        };
+        QTableView *view = ws->operatorView();
+        auto clickRow = [&](int sourceRow) {
+            const QModelIndex proxyIndex = static_cast<QSortFilterProxyModel *>(view->model())
+                                               ->mapFromSource(model->index(sourceRow, 0));
+            view->scrollTo(proxyIndex);
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                              view->visualRect(proxyIndex).center());
+        };
+        clickRow(addmm);
+        QTRY_COMPARE_WITH_TIMEOUT(selectedName(views::CompareWorkspace::SideA),
+                                  QStringLiteral("aten::addmm"), 10000);
+        QTRY_COMPARE(selectedName(views::CompareWorkspace::SideB), QStringLiteral("aten::addmm"));
+        // Deep in the Python stack, the selected call's row was scrolled into view.
+        for (auto side : {views::CompareWorkspace::SideA, views::CompareWorkspace::SideB}) {
+            views::TimelineWidget *timeline = ws->timeline(side);
+            const auto slice = *timeline->state()->selectedSlice();
+            const int top = timeline->layout().rowTop(slice.track, slice.row);
+            QVERIFY2(top >= timeline->scrollY() && top < timeline->scrollY() + timeline->height(),
+                     qPrintable(QStringLiteral("row at %1, view from %2").arg(top).arg(timeline->scrollY())));
+        }
+        clickRow(conv);
+        QTRY_COMPARE_WITH_TIMEOUT(selectedName(views::CompareWorkspace::SideA),
+                                  QStringLiteral("aten::cudnn_convolution"), 10000);
+        QTRY_COMPARE(selectedName(views::CompareWorkspace::SideB),
+                     QStringLiteral("aten::miopen_convolution"));
 
         // Each timeline gets about a third of the window's height.
         QTRY_VERIFY(ws->timelineHeights().at(0) >= window.height() / 3 - 20);

@@ -235,6 +235,7 @@ void CompareWorkspace::buildOperatorPane(QTabWidget *tabs)
 
     m_operatorModel = new OperatorDiffModel(this);
     auto *proxy = new QSortFilterProxyModel(this);
+    m_operatorProxy = proxy;
     proxy->setSourceModel(m_operatorModel);
     proxy->setSortRole(OperatorDiffModel::kSortRole);
     proxy->setFilterKeyColumn(OperatorDiffModel::OperatorColumn);
@@ -259,6 +260,8 @@ void CompareWorkspace::buildOperatorPane(QTabWidget *tabs)
     m_operatorTable->setColumnWidth(OperatorDiffModel::GpuWorkAColumn, 200);
     m_operatorTable->setColumnWidth(OperatorDiffModel::GpuWorkBColumn, 200);
     m_operatorTable->horizontalHeader()->setStretchLastSection(true);
+    connect(m_operatorTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &CompareWorkspace::onOperatorRowActivated);
     v->addWidget(m_operatorTable, 1);
 }
 
@@ -613,20 +616,46 @@ void CompareWorkspace::onRowActivated()
         highlightOp(QString::fromStdString(row->name), QString::fromStdString(row->where));
 }
 
+void CompareWorkspace::onOperatorRowActivated()
+{
+    const QModelIndex current = m_operatorTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const core::compare::OperatorDiffRow *row =
+        m_operatorModel->rowAt(m_operatorProxy->mapToSource(current).row());
+    if (!row || row->annotation)
+        return;
+    const std::string &b = row->opNameB.empty() ? row->opName : row->opNameB;
+    highlightOperator(QString::fromStdString(row->opName), QString::fromStdString(b));
+}
+
 void CompareWorkspace::highlightOp(const QString &name, const QString &where)
+{
+    const std::string op = name.toStdString();
+    findOccurrences(name, op, op, m_level, where.toStdString());
+}
+
+void CompareWorkspace::highlightOperator(const QString &nameA, const QString &nameB)
+{
+    // PyTorch operators are host events; their kernels carry no operator name of their own.
+    findOccurrences(nameA, nameA.toStdString(), nameB.toStdString(), OpLevel::Framework,
+                    core::compare::kWhereHost);
+}
+
+void CompareWorkspace::findOccurrences(const QString &name, const std::string &opA,
+                                       const std::string &opB, OpLevel level,
+                                       const std::string &where)
 {
     if (!m_caches[0] || !m_caches[1])
         return;
     m_highlighted = name;
     emit opHighlighted(name);
     auto a = m_caches[0]->tracePtr(), b = m_caches[1]->tracePtr();
-    const OpLevel level = m_level;
-    const std::string op = name.toStdString(), w = where.toStdString();
     m_occurrenceJob.run<Occurrences>(
         this,
-        [a, b, level, op, w, name] {
-            return Occurrences{name, opOccurrences(*a, level, op, w), opOccurrences(*b, level, op, w),
-                               true};
+        [a, b, level, opA, opB, where, name] {
+            return Occurrences{name, opOccurrences(*a, level, opA, where),
+                               opOccurrences(*b, level, opB, where), true};
         },
         [this](Occurrences o) { applyOccurrences(std::move(o)); });
 }
@@ -652,10 +681,12 @@ void CompareWorkspace::applyOccurrences(Occurrences o)
             const core::TimePs start = t.start(*nearest);
             const bool visible = start + t.duration(*nearest) >= s->t0() && start <= s->t1();
             revealed = !visible && (side == SideA || !zoomLocked());
-            if (revealed)
+            if (revealed) {
                 m_timelines[side]->revealSlice(*nearest);
-            else
+            } else {
                 s->selectSlice(nearest);
+                m_timelines[side]->scrollToSlice(*nearest);
+            }
         } else {
             s->clearSelection();
         }

@@ -30,6 +30,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QTextBrowser;
@@ -101,6 +102,9 @@ public:
     // Selects an occurrence of the op in both timelines (nearest to each view's centre) and
     // shows its durations; `where` narrows framework ops to Device or Host.
     void highlightOp(const QString &name, const QString &where = {});
+    // The same for an operator pair of two PyTorch traces, named on each side (a call-path
+    // match names them differently): host occurrences of each selected in its timeline.
+    void highlightOperator(const QString &nameA, const QString &nameB);
     QString highlightedOp() const { return m_highlighted; }
 
 signals:
@@ -135,6 +139,9 @@ private:
     void syncWindowFrom(Side side);
     void syncSelectionFrom(Side side);
     void onRowActivated();
+    void onOperatorRowActivated();
+    void findOccurrences(const QString &name, const std::string &opA, const std::string &opB,
+                         core::compare::OpLevel level, const std::string &where);
     void applyOccurrences(Occurrences occurrences);
     void exportCsv();
     void refreshFlameDiff();
@@ -165,6 +172,7 @@ private:
     QLineEdit *m_operatorFilter = nullptr;
     QLabel *m_operatorMatch = nullptr;
     QTableView *m_operatorTable = nullptr;
+    QSortFilterProxyModel *m_operatorProxy = nullptr;
     OperatorDiffModel *m_operatorModel = nullptr;
     QComboBox *m_stepBox = nullptr;
     QCheckBox *m_lock = nullptr;

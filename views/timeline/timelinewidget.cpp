@@ -575,12 +575,6 @@ void TimelineWidget::centreOn(core::SliceRef slice)
 {
     if (!m_trace || !m_trace->valid(slice))
         return;
-    if (trackHidden(slice.track))
-        setTrackHidden(slice.track, false);
-    const uint32_t section = trackPinned(slice.track) ? kPinnedSection
-                                                      : m_trace->tracks[slice.track].plane;
-    if (planeCollapsed(section))
-        setPlaneCollapsed(section, false);
     const core::TimePs start = m_trace->start(slice);
     const core::TimePs end = start + m_trace->duration(slice);
     const core::TimePs span = m_state->t1() - m_state->t0();
@@ -591,6 +585,19 @@ void TimelineWidget::centreOn(core::SliceRef slice)
         const core::TimePs mid = start + (end - start) / 2;
         m_state->setWindow(mid - span / 2, mid - span / 2 + span);
     }
+    scrollToSlice(slice);
+}
+
+void TimelineWidget::scrollToSlice(core::SliceRef slice)
+{
+    if (!m_trace || !m_trace->valid(slice))
+        return;
+    if (trackHidden(slice.track))
+        setTrackHidden(slice.track, false);
+    const uint32_t section = trackPinned(slice.track) ? kPinnedSection
+                                                      : m_trace->tracks[slice.track].plane;
+    if (planeCollapsed(section))
+        setPlaneCollapsed(section, false);
     const int top = m_layout.rowTop(slice.track, slice.row);
     const int visible = std::max(0, m_canvas->widget()->height() - kRulerHeight);
     if (top >= 0 && (top < scrollY() || top + TimelineLayout::kRowHeight > scrollY() + visible))

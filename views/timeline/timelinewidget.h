@@ -94,6 +94,8 @@ public:
     void revealSlice(core::SliceRef slice);
     // Brings the slice into view like revealSlice() without selecting it.
     void centreOn(core::SliceRef slice);
+    // Scrolls the slice's row into view (expanding its plane), leaving the time window as is.
+    void scrollToSlice(core::SliceRef slice);
     // Finds every occurrence of an op (core::SearchMode::Op) on a worker, outlines them
     // (TimelineState::setHighlights) and brings the first into view; then emits
     // opOccurrencesShown().

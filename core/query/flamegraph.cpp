@@ -99,10 +99,23 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     graph.nodes.emplace_back();
     NodeTable table(graph.nodes);
     std::unordered_map<StringId, uint32_t> localName;
+    std::unordered_map<std::string, uint32_t> foldedName;
     auto nameIndex = [&](StringId id) {
         const auto [it, inserted] = localName.try_emplace(id, uint32_t(graph.names.size()));
-        if (inserted)
-            graph.names.emplace_back(trace.string(id));
+        if (inserted) {
+            std::optional<std::string> folded;
+            if (scope.foldNumbered)
+                folded = foldedNumberedName(trace.string(id));
+            if (!folded) {
+                graph.names.emplace_back(trace.string(id));
+            } else {
+                const auto [f, added] =
+                    foldedName.try_emplace(*folded, uint32_t(graph.names.size()));
+                if (added)
+                    graph.names.push_back(*folded);
+                it->second = f->second;
+            }
+        }
         return it->second;
     };
 
@@ -334,6 +347,18 @@ private:
 };
 
 } // namespace
+
+std::optional<std::string> foldedNumberedName(std::string_view name)
+{
+    const size_t hash = name.rfind('#');
+    if (hash == std::string_view::npos || hash + 1 == name.size())
+        return std::nullopt;
+    for (size_t i = hash + 1; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9')
+            return std::nullopt;
+    }
+    return std::string(name.substr(0, hash + 1)) + '*';
+}
 
 FlameDiff diffFlameGraphs(const FlameGraph &a, const FlameGraph &b)
 {

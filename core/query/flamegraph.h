@@ -42,7 +42,13 @@ struct FlameScope
     TimePs t0 = std::numeric_limits<TimePs>::min();
     TimePs t1 = std::numeric_limits<TimePs>::max();
     std::optional<StringId> rootName; // only instances of this name and their descendants
+    // Numbered instances (`ProfilerStep#1009`, any name ending in `#<digits>`) as one frame
+    // (`ProfilerStep#*`), so the steps of two runs meet in a differential graph.
+    bool foldNumbered = false;
 };
+
+// `name` without its `#<digits>` suffix, as `<prefix>#*`; nullopt when it has none.
+std::optional<std::string> foldedNumberedName(std::string_view name);
 
 struct FlameNode
 {

@@ -10,6 +10,9 @@
 #include "app/gui/mainwindow.h"
 #include "views/compare/compareworkspace.h"
 #include "views/compare/operatordiffmodel.h"
+#include "views/flamegraph/flamegraphpanel.h"
+#include "views/flamegraph/flamegraphwidget.h"
+#include "views/flamegraph/flametree.h"
 #include "views/timeline/timelinestate.h"
 #include "views/timeline/timelinewidget.h"
 
@@ -22,6 +25,8 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -150,6 +155,29 @@ private slots:
                                   QStringLiteral("aten::cudnn_convolution"), 10000);
         QTRY_COMPARE(selectedName(views::CompareWorkspace::SideB),
                      QStringLiteral("aten::miopen_convolution"));
+
+        // The flame graph diff, opened from its tab.
+        views::FlameGraphPanel *flame = ws->flameDiff();
+        QTabWidget *tabs = nullptr;
+        for (QTabWidget *t : ws->findChildren<QTabWidget *>()) {
+            if (t->indexOf(flame) >= 0)
+                tabs = t;
+        }
+        QVERIFY(tabs);
+        QSignalSpy computed(flame, &views::FlameGraphPanel::computed);
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {},
+                          tabs->tabBar()->tabRect(tabs->indexOf(flame)).center());
+        QTRY_VERIFY_WITH_TIMEOUT(computed.count() > 0 && !flame->isComputing(), 20000);
+        const views::FlameTree *tree = flame->graphWidget()->tree().get();
+        QVERIFY(tree && tree->differential);
+        const int stepName = int(tree->names.indexOf(QStringLiteral("ProfilerStep#*")));
+        QVERIFY(stepName > 0);
+        // The numbered step is one frame holding time of both sides; the numbered name is gone.
+        bool both = false;
+        for (const auto &node : tree->nodes)
+            both = both || (int(node.name) == stepName && node.a > 0 && node.b > 0);
+        QVERIFY(both);
+        QVERIFY(!tree->names.contains(QStringLiteral("ProfilerStep#6")));
 
         // Each timeline gets about a third of the window's height.
         QTRY_VERIFY(ws->timelineHeights().at(0) >= window.height() / 3 - 20);

@@ -242,6 +242,41 @@ private slots:
         }
     }
 
+    // Two runs number their steps differently (1009, 1010 in A; 7 in B): folded, each side's
+    // steps are one `ProfilerStep#*` frame whose wall is the sum of its steps, so they meet.
+    void differentialFoldsNumberedSteps()
+    {
+        const auto before = load("{\"traceEvents\": ["
+            "{\"ph\": \"X\", \"name\": \"ProfilerStep#1009\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},"
+            "{\"ph\": \"X\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 30},"
+            "{\"ph\": \"X\", \"name\": \"ProfilerStep#1010\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 50},"
+            "{\"ph\": \"X\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 110, \"dur\": 20},"
+            "{\"ph\": \"X\", \"name\": \"#tag\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 5}]}");
+        const auto after = load("{\"traceEvents\": ["
+            "{\"ph\": \"X\", \"name\": \"ProfilerStep#7\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 90},"
+            "{\"ph\": \"X\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 70}]}");
+        QVERIFY(before && after);
+        FlameScope scope;
+        scope.foldNumbered = true;
+        auto a = buildFlameGraph(*before, scope);
+        auto b = buildFlameGraph(*after, scope);
+        QVERIFY(a && b);
+        const FlameDiff d = diffFlameGraphs(a.value(), b.value());
+        const int step = diffNodeAt(d, {"ProfilerStep#*"});
+        QVERIFY(step > 0);
+        QCOMPARE(d.nodes[step].wallA, 150 * kUs);
+        QCOMPARE(d.nodes[step].wallB, 90 * kUs);
+        const int mm = diffNodeAt(d, {"ProfilerStep#*", "aten::mm"});
+        QVERIFY(mm > 0);
+        QCOMPARE(d.nodes[mm].wallA, 50 * kUs);
+        QCOMPARE(d.nodes[mm].wallB, 70 * kUs);
+        QVERIFY(diffNodeAt(d, {"#tag"}) > 0); // no digits after '#': kept as it is
+        QVERIFY(diffNodeAt(d, {"ProfilerStep#1009"}) < 0);
+        // Unfolded, the steps stay apart.
+        auto plain = buildFlameGraph(*before, FlameScope{});
+        QVERIFY(nodeAt(plain.value(), {"ProfilerStep#1010", "aten::mm"}) > 0);
+    }
+
     // A slice that sticks out of the one above it (A 0-100, B 50-150 overlapping A's end, C
     // 60-140 inside B): B counts 50-100, and C only the part inside that, 60-100. Clipping C to
     // B's whole span gave C 80 us in a 50 us frame and B a negative self time.

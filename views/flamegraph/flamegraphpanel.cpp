@@ -112,8 +112,10 @@ FlameGraphPanel::FlameGraphPanel(QWidget *parent)
     bar->addSpacing(8);
     bar->addWidget(m_search);
     bar->addWidget(m_matches);
-    bar->addStretch(1);
-    bar->addWidget(m_status);
+    // The status can be long (a differential graph says how it reads): it takes the room left
+    // and never widens the panel; the whole text is in its tooltip.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    bar->addWidget(m_status, 1);
 
     auto *scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -320,8 +322,10 @@ void FlameGraphPanel::showDifferential(core::TracePtr a, core::TracePtr b)
         this,
         [a, b, cancel] {
             FlameOutcome out;
-            auto ga = core::buildFlameGraph(*a, core::FlameScope{}, cancel);
-            auto gb = ga ? core::buildFlameGraph(*b, core::FlameScope{}, cancel) : ga;
+            core::FlameScope scope;
+            scope.foldNumbered = true;
+            auto ga = core::buildFlameGraph(*a, scope, cancel);
+            auto gb = ga ? core::buildFlameGraph(*b, scope, cancel) : ga;
             if (!ga || !gb) {
                 out.cancelled = (!ga ? ga : gb).isCancelled();
                 out.error = QString::fromStdString((!ga ? ga : gb).message());
@@ -329,7 +333,8 @@ void FlameGraphPanel::showDifferential(core::TracePtr a, core::TracePtr b)
             }
             out.tree = std::make_shared<const FlameTree>(
                 FlameTree::fromDiff(core::diffFlameGraphs(ga.value(), gb.value())));
-            out.what = QObject::tr("A vs B: red slower in B, blue faster");
+            out.what = QObject::tr("A vs B: red slower in B, blue faster; numbered frames "
+                                   "(ProfilerStep#N) merged as #*");
             return out;
         },
         [this](FlameOutcome out) {
@@ -353,10 +358,11 @@ void FlameGraphPanel::deliver(std::shared_ptr<const core::FlameGraph> topDown,
     if (any && m_graph->tree()->differential) {
         const FlameTree::Node &root = m_graph->tree()->nodes.front();
         m_status->setText(
-            tr("%1 · A %2 · B %3").arg(what, durationText(root.a), durationText(root.b)));
+            tr("A %2 · B %3 · %1").arg(what, durationText(root.a), durationText(root.b)));
     } else {
         m_status->setText(any ? tr("%1 · %2").arg(what, durationText(total)) : what);
     }
+    m_status->setToolTip(m_status->text());
     emit computed();
 }
 

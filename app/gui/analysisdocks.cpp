@@ -1,6 +1,7 @@
 #include "app/gui/analysisdocks.h"
 
 #include "core/analysis/distributed/runview.h"
+#include "core/analysis/framework.h"
 #include "core/analysis/opmetrics.h"
 #include "core/legacy/legacytools.h"
 #include "core/query/search.h"
@@ -24,9 +25,12 @@
 #include "views/timeline/timelinewidget.h"
 
 #include <QDockWidget>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QScrollArea>
+#include <QTabBar>
+#include <QTimer>
 
 namespace tracedesk::app {
 
@@ -85,15 +89,27 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
     std::function<bool()> computing = [] { return false; };
     if constexpr (requires { panel->isComputing(); })
         computing = [panel] { return panel->isComputing(); };
+    std::function<QString(const core::Trace &)> reason = [panel](const core::Trace &trace) {
+        const auto *pages = panel->template findChild<views::FrameworkPages *>();
+        if (pages && core::analysis::isPyTorchTrace(trace)) {
+            if (QString why = pages->pytorchReason(); !why.isEmpty())
+                return why;
+        }
+        if constexpr (requires { Panel::notApplicableReason(trace); })
+            return Panel::notApplicableReason(trace);
+        return QString();
+    };
     m_panels.push_back({dock,
                         [panel](const core::analysis::AnalysisCachePtr &cache) {
                             panel->setAnalyses(cache);
                         },
-                        std::move(computing), nullptr});
+                        std::move(computing), std::move(reason), nullptr});
     const size_t index = m_panels.size() - 1;
     connect(dock, &QDockWidget::visibilityChanged, this, [this, index](bool visible) {
-        if (visible)
-            deliver(m_panels[index]);
+        if (visible && !m_arranging)
+            deliver(m_panels[index], true);
+        // The layout rewrites a tab group's tabs when docks move; the hints follow.
+        QTimer::singleShot(0, this, &AnalysisDocks::applyTabHints);
     });
     if constexpr (requires { panel->setTimelineState(m_timeline->state()); })
         panel->setTimelineState(m_timeline->state());
@@ -133,8 +149,91 @@ void AnalysisDocks::setTrace(core::TracePtr trace)
         if (auto seeded = core::legacy::seedFromLegacyRun(*m_cache); !seeded)
             qWarning("%s", seeded.message().c_str());
     }
+    arrangeTabs();
     for (PanelSlot &p : m_panels)
         deliver(p);
+}
+
+QString AnalysisDocks::notApplicableReason(const QDockWidget *dock) const
+{
+    if (!m_cache)
+        return {};
+    for (const PanelSlot &slot : m_panels) {
+        if (slot.dock == dock)
+            return slot.reason(m_cache->trace());
+    }
+    return {};
+}
+
+void AnalysisDocks::arrangeTabs()
+{
+    if (!m_cache || m_docks.empty())
+        return;
+    // The tab bar of the group the panels start in; docks the user moved elsewhere stay put.
+    QDockWidget *first = m_docks.front();
+    QTabBar *bar = nullptr;
+    for (QTabBar *b : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        for (int i = 0; i < b->count() && !bar; ++i) {
+            if (b->tabText(i) == first->windowTitle())
+                bar = b;
+        }
+    }
+    if (!bar || first->isFloating() || bar->tabText(0) != first->windowTitle())
+        return;
+    QStringList shown;
+    for (int i = 0; i < bar->count(); ++i)
+        shown << bar->tabText(i);
+    std::vector<QDockWidget *> order, after;
+    for (QDockWidget *dock : m_docks) {
+        if (shown.contains(dock->windowTitle()))
+            (notApplicableReason(dock).isEmpty() ? order : after).push_back(dock);
+    }
+    order.insert(order.end(), after.begin(), after.end());
+    QStringList wanted;
+    for (const QDockWidget *dock : order)
+        wanted << dock->windowTitle();
+    if (wanted == shown) {
+        applyTabHints();
+        return;
+    }
+    // The layout keeps its own order of a group's docks (a tab bar moved by hand is rewritten):
+    // each dock is tabified again, in order, which puts it at the end. The docks shown on the
+    // way must not start computing, and the layout is applied before any panel is fed.
+    const QString current = bar->tabText(bar->currentIndex());
+    m_arranging = true;
+    QDockWidget *raise = first;
+    for (QDockWidget *dock : order) {
+        if (dock->windowTitle() == current && notApplicableReason(dock).isEmpty())
+            raise = dock;
+        if (dock == first)
+            continue;
+        m_window->removeDockWidget(dock);
+        m_window->tabifyDockWidget(first, dock);
+        dock->show();
+    }
+    raise->raise();
+    m_window->layout()->activate();
+    m_arranging = false;
+    applyTabHints();
+}
+
+void AnalysisDocks::applyTabHints()
+{
+    const QColor grey = m_window->palette().color(QPalette::Disabled, QPalette::WindowText);
+    for (QTabBar *bar : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        for (int i = 0; i < bar->count(); ++i) {
+            const QDockWidget *dock = nullptr;
+            for (const QDockWidget *d : m_docks) {
+                if (d->windowTitle() == bar->tabText(i))
+                    dock = d;
+            }
+            if (!dock)
+                continue;
+            const QString why = notApplicableReason(dock);
+            bar->setTabTextColor(i, why.isEmpty() ? QColor() : grey);
+            bar->setTabToolTip(i, why.isEmpty() ? dock->windowTitle() : why);
+        }
+    }
 }
 
 void AnalysisDocks::setRunSource(const QStringList &paths, const core::LoadOptions &options)
@@ -162,11 +261,13 @@ void AnalysisDocks::setRunSource(const QStringList &paths, const core::LoadOptio
     });
 }
 
-void AnalysisDocks::deliver(PanelSlot &p)
+void AnalysisDocks::deliver(PanelSlot &p, bool shown)
 {
     // A panel hidden behind another tab computes when it is first shown, not at every load: a
     // large profile would otherwise run every analysis at once while the timeline starts up.
-    if (p.given == m_cache || (m_cache && !p.dock->isVisible()))
+    // A dock behind another tab is still "visible"; what it shows of itself says otherwise.
+    if (p.given == m_cache
+        || (m_cache && !shown && (!p.dock->isVisible() || p.dock->visibleRegion().isEmpty())))
         return;
     p.given = m_cache;
     p.setAnalyses(m_cache);

@@ -94,11 +94,20 @@ private:
         QDockWidget *dock;
         std::function<void(const core::analysis::AnalysisCachePtr &)> setAnalyses;
         std::function<bool()> computing;
+        // Why the panel has nothing for a trace; empty when it applies.
+        std::function<QString(const core::Trace &)> reason;
         core::analysis::AnalysisCachePtr given;
     };
-    void deliver(PanelSlot &slot);
+    // Hands the panel the current cache if it is on screen; `shown`: the dock just said so.
+    void deliver(PanelSlot &slot, bool shown = false);
+    // Tools that apply to the shown profile first in the panels' tab group (as XProf lists
+    // them), the rest after them, greyed, with the reason in the tab's tooltip.
+    void arrangeTabs();
+    void applyTabHints();
+    QString notApplicableReason(const QDockWidget *dock) const;
 
     std::vector<PanelSlot> m_panels;
+    bool m_arranging = false; // arrangeTabs() is moving docks: no panel is fed meanwhile
     // Finds a PyTorch operator's CPU slices and the GPU work it launched, off the GUI thread.
     views::PyTorchOpLinker *m_pytorchOps = nullptr;
     // The last run the Distributed panel summarised rank by rank (shared with its worker).

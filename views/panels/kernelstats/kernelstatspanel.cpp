@@ -1,5 +1,7 @@
 #include "views/panels/kernelstats/kernelstatspanel.h"
 
+#include "core/analysis/toolfacts.h"
+
 #include "views/common/namecolumn.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
@@ -85,6 +87,13 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
 }
 
 KernelStatsPanel::~KernelStatsPanel() = default;
+
+QString KernelStatsPanel::notApplicableReason(const core::Trace &trace)
+{
+    if (core::analysis::hasGpuDevice(trace))
+        return {};
+    return tr("Kernel Stats lists GPU kernels; this profile has no GPU.");
+}
 
 void KernelStatsPanel::setAnalyses(AnalysisCachePtr cache)
 {

@@ -36,6 +36,8 @@ public:
 
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
     void setTimelineState(TimelineState *state);
+    // Why the panel has nothing to show for `trace` (no GPU), or empty when it applies.
+    static QString notApplicableReason(const core::Trace &trace);
 
     QTableView *tableView() const { return m_table; }
     QSortFilterProxyModel *proxyModel() const { return m_proxy; }

@@ -129,6 +129,12 @@ NotApplicableView::NotApplicableView(const QString &reason, QWidget *parent) : Q
     layout->addStretch(1);
 }
 
+QString FrameworkPages::pytorchReason() const
+{
+    const auto *view = qobject_cast<const NotApplicableView *>(m_pytorch);
+    return view ? view->reasonText() : QString();
+}
+
 QString NotApplicableView::reasonText() const
 {
     return m_reason->text();

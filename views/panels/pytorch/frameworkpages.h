@@ -48,6 +48,8 @@ public:
     // itself, or nullptr when the PyTorch page took it.
     core::analysis::AnalysisCachePtr route(core::analysis::AnalysisCachePtr cache);
     bool showsPyTorch() const { return currentWidget() == m_pytorchPage; }
+    // Why the panel has nothing for a PyTorch trace (its NotApplicableView's line), else empty.
+    QString pytorchReason() const;
 
     // Follows `choice` (kept by the caller, outliving this) instead of the page's own.
     void setRankChoice(PyTorchRankChoice *choice);

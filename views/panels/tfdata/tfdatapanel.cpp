@@ -1,5 +1,7 @@
 #include "views/panels/tfdata/tfdatapanel.h"
 
+#include "core/analysis/toolfacts.h"
+
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/pytorch/frameworkpages.h"
@@ -115,6 +117,14 @@ TfDataPanel::TfDataPanel(QWidget *parent) : QWidget(parent)
 }
 
 TfDataPanel::~TfDataPanel() = default;
+
+QString TfDataPanel::notApplicableReason(const core::Trace &trace)
+{
+    if (core::analysis::hasTfDataIterators(trace))
+        return {};
+    return tr("tf.data Bottleneck analyses tf.data input pipelines; this profile ran no tf.data "
+              "iterator — see Input Pipeline for its host input time.");
+}
 
 void TfDataPanel::setAnalyses(AnalysisCachePtr cache)
 {

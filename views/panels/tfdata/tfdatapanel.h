@@ -39,6 +39,8 @@ public:
     ~TfDataPanel() override;
 
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
+    // Why the panel has nothing to show for `trace` (no tf.data iterators), or empty.
+    static QString notApplicableReason(const core::Trace &trace);
     // Shows the slowest execution of pipelines()[index] in the graph and its recommendation.
     void showPipeline(int index);
 

@@ -1,0 +1,144 @@
+// The analysis panels' tabs follow the loaded profile, as XProf lists only its tools: those that
+// apply first, the rest at the end, greyed, each with the reason in its tooltip. Clicking a moved
+// tab shows that tab's panel (the dock layout followed the move).
+
+#include "../core/support/kinetofixtures.h"
+
+#include "app/gui/analysisdocks.h"
+#include "app/gui/mainwindow.h"
+#include "views/panels/pytorch/frameworkpages.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tracedesk;
+
+namespace {
+
+const QString kPyTorch = QString(TRACEDESK_SHARED_FIXTURES)
+                         + "/chrome_json/kineto__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+const QString kTpu =
+    QString(TRACEDESK_SHARED_FIXTURES) + "/xspace/xprof_tpu_inference_2/tpu_inference_2.xplane.pb";
+
+QTabBar *panelTabs(app::MainWindow &window)
+{
+    for (QTabBar *bar : window.findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == QStringLiteral("Overview"))
+                return bar;
+        }
+    }
+    return nullptr;
+}
+
+QStringList titles(const QTabBar *bar)
+{
+    QStringList out;
+    for (int i = 0; i < bar->count(); ++i)
+        out << bar->tabText(i);
+    return out;
+}
+
+bool greyed(const QTabBar *bar, const QString &title)
+{
+    const int i = int(titles(bar).indexOf(title));
+    return i >= 0 && bar->tabTextColor(i).isValid()
+           && bar->tabTextColor(i) == bar->palette().color(QPalette::Disabled, QPalette::WindowText);
+}
+
+QString tip(const QTabBar *bar, const QString &title)
+{
+    return bar->tabToolTip(int(titles(bar).indexOf(title)));
+}
+
+} // namespace
+
+class TstPanelTabs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
+    }
+
+    void pytorchToolsFirst()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kPyTorch);
+        app::MainWindow window;
+        window.setInteractiveErrors(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &app::MainWindow::traceShown);
+        window.openPath(kPyTorch);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 || !window.lastError().isEmpty(), 60000);
+        QCOMPARE(window.lastError(), QString());
+        QTabBar *bar = panelTabs(window);
+        QVERIFY(bar);
+        QTRY_COMPARE(titles(bar),
+                     (QStringList{"Overview", "Framework Op Stats", "Kernel Stats",
+                                  "Memory Profile", "Distributed", "Query", "Pivot",
+                                  "Flame Graph", "Input Pipeline", "Op Profile", "Memory Viewer",
+                                  "Pod Viewer", "tf.data Bottleneck"}));
+        for (const QString &title : {"Input Pipeline", "Op Profile", "Memory Viewer", "Pod Viewer",
+                                     "tf.data Bottleneck"}) {
+            QVERIFY2(greyed(bar, title), qPrintable(title));
+            QVERIFY2(tip(bar, title).contains("PyTorch"), qPrintable(tip(bar, title)));
+        }
+        QVERIFY(!greyed(bar, "Kernel Stats"));
+        QCOMPARE(tip(bar, "Kernel Stats"), QStringLiteral("Kernel Stats"));
+
+        // Moving the tabs fed no hidden panel: Kernel Stats computes when it is first shown.
+        auto *kernelPages = window.analysisDocks()
+                                ->panel(QStringLiteral("KernelStatsDock"))
+                                ->findChild<views::FrameworkPages *>();
+        QVERIFY(kernelPages);
+        QVERIFY(!kernelPages->showsPyTorch());
+
+        // A moved tab still opens its own panel.
+        for (const QString &title : {"Kernel Stats", "Op Profile"}) {
+            QTest::mouseClick(bar, Qt::LeftButton, {},
+                              bar->tabRect(int(titles(bar).indexOf(title))).center());
+            QDockWidget *dock = nullptr;
+            for (QDockWidget *d : window.analysisDocks()->docks()) {
+                if (d->windowTitle() == title)
+                    dock = d;
+            }
+            QVERIFY(dock);
+            QTRY_VERIFY2(dock->isVisible() && !dock->visibleRegion().isEmpty(), qPrintable(title));
+        }
+        QVERIFY(kernelPages->showsPyTorch());
+    }
+
+    void tpuHasNoKernelStats()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kTpu);
+        app::MainWindow window;
+        window.setInteractiveErrors(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &app::MainWindow::traceShown);
+        window.openPath(kTpu);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 || !window.lastError().isEmpty(), 60000);
+        QCOMPARE(window.lastError(), QString());
+        QTabBar *bar = panelTabs(window);
+        QVERIFY(bar);
+        QTRY_VERIFY(greyed(bar, "Kernel Stats"));
+        QVERIFY(tip(bar, "Kernel Stats").contains("no GPU"));
+        QVERIFY(!greyed(bar, "Op Profile"));
+        QVERIFY(titles(bar).indexOf("Kernel Stats") > titles(bar).indexOf("Flame Graph"));
+    }
+
+private:
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TstPanelTabs)
+#include "tst_paneltabs.moc"

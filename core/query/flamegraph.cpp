@@ -1,5 +1,7 @@
 #include "core/query/flamegraph.h"
 
+#include "core/model/kindlabel.h"
+
 #include "core/query/search.h"
 #include "core/query/viewportquery.h"
 
@@ -98,23 +100,23 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     graph.names.emplace_back();
     graph.nodes.emplace_back();
     NodeTable table(graph.nodes);
+    // Frames are named by their label (an HLO op's name, not its instruction text), numbered
+    // names folded when asked; kinds that end up with one text share frames. Each kind's text
+    // is resolved once.
     std::unordered_map<StringId, uint32_t> localName;
-    std::unordered_map<std::string, uint32_t> foldedName;
+    std::unordered_map<std::string, uint32_t> byText;
     auto nameIndex = [&](StringId id) {
-        const auto [it, inserted] = localName.try_emplace(id, uint32_t(graph.names.size()));
+        const auto [it, inserted] = localName.try_emplace(id, 0);
         if (inserted) {
+            const std::string_view label = sliceLabel(trace.string(id));
             std::optional<std::string> folded;
             if (scope.foldNumbered)
-                folded = foldedNumberedName(trace.string(id));
-            if (!folded) {
-                graph.names.emplace_back(trace.string(id));
-            } else {
-                const auto [f, added] =
-                    foldedName.try_emplace(*folded, uint32_t(graph.names.size()));
-                if (added)
-                    graph.names.push_back(*folded);
-                it->second = f->second;
-            }
+                folded = foldedNumberedName(label);
+            std::string text = folded ? std::move(*folded) : std::string(label);
+            const auto [f, added] = byText.try_emplace(text, uint32_t(graph.names.size()));
+            if (added)
+                graph.names.push_back(std::move(text));
+            it->second = f->second;
         }
         return it->second;
     };

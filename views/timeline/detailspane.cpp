@@ -1,5 +1,8 @@
 #include "views/timeline/detailspane.h"
 
+#include "core/analysis/memoryaccess.h"
+#include "core/model/kindlabel.h"
+
 #include "views/common/namecolumn.h"
 #include "views/common/qtconvert.h"
 #include "views/timeline/flowlookup.h"
@@ -34,11 +37,22 @@ QString argText(const core::Trace &trace, const core::ArgValue &v)
     return {};
 }
 
+// A stat as the details show it: a known serialized message decoded, the rest as they are.
+QString statText(const core::Trace &trace, const core::ArgValue &v)
+{
+    if (v.type == core::ArgType::Bytes
+        && trace.string(v.key) == core::analysis::kMemoryAccessBreakdownStat) {
+        if (const auto accesses = core::analysis::decodeMemoryAccessBreakdown(v.s))
+            return toQString(core::analysis::describeMemoryAccess(*accesses));
+    }
+    return argText(trace, v);
+}
+
 QString where(const core::Trace &trace, core::SliceRef s)
 {
     const core::Track &track = trace.tracks[s.track];
     return QStringLiteral("%1 (%2) at %3")
-        .arg(toQString(trace.name(s)), toQString(trace.string(track.name)),
+        .arg(toQString(core::kindLabel(trace, trace.kind(s))), toQString(trace.string(track.name)),
              timestampText(trace.start(s) - trace.begin));
 }
 
@@ -229,8 +243,11 @@ void DetailsPane::showSlice(core::SliceRef s)
     const core::Track &track = trace.tracks[s.track];
     const core::Plane &plane = trace.planes[track.plane];
     const core::EventKind &kind = trace.kind(s);
-    QString html = QStringLiteral("<h3>%1</h3><table>").arg(toQString(trace.name(s)).toHtmlEscaped());
-    if (kind.displayName != core::kEmptyString && kind.displayName != kind.name)
+    const std::string_view label = core::kindLabel(trace, kind);
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(toQString(label).toHtmlEscaped());
+    if (label.size() != trace.name(s).size())
+        addRow(html, tr("HLO"), toQString(trace.name(s)));
+    else if (kind.displayName != core::kEmptyString && kind.displayName != kind.name)
         addRow(html, tr("Display name"), toQString(trace.string(kind.displayName)));
     if (kind.category != core::kEmptyString)
         addRow(html, tr("Category"), toQString(trace.string(kind.category)));
@@ -245,7 +262,7 @@ void DetailsPane::showSlice(core::SliceRef s)
 
     QString args;
     trace.forEachArg(s, [&](const core::ArgValue &v) {
-        addRow(args, toQString(trace.string(v.key)), argText(trace, v));
+        addRow(args, toQString(trace.string(v.key)), statText(trace, v));
     });
     if (!args.isEmpty())
         html += tr("<h4>Arguments</h4>") + QStringLiteral("<table>") + args
@@ -265,9 +282,9 @@ void DetailsPane::showSlice(core::SliceRef s)
     // A short label: a whole HLO text here set the pane's minimum width, widened the Details
     // dock and squeezed the analysis tabs to "Overv..."; the tooltip has the whole name.
     m_nameFlame->setText(tr("Flame graph of all %1")
-                             .arg(fontMetrics().elidedText(toQString(trace.name(s)),
+                             .arg(fontMetrics().elidedText(toQString(label),
                                                            Qt::ElideMiddle, 120)));
-    m_nameFlame->setToolTip(tr("Flame graph of every %1").arg(toQString(trace.name(s))));
+    m_nameFlame->setToolTip(tr("Flame graph of every %1").arg(toQString(label)));
     m_pages->setCurrentIndex(1);
 }
 

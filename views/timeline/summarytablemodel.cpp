@@ -1,5 +1,7 @@
 #include "views/timeline/summarytablemodel.h"
 
+#include "core/model/kindlabel.h"
+
 #include "views/common/qtconvert.h"
 
 #include <algorithm>
@@ -34,7 +36,7 @@ std::vector<uint32_t> SummaryTableModel::sortedOrder() const
     switch (Column(m_sortColumn)) {
     case Name:
         if (const core::Trace *trace = m_trace.get())
-            by([trace](const core::NameSummary &s) { return trace->string(s.name); });
+            by([trace](const core::NameSummary &s) { return core::sliceLabel(trace->string(s.name)); });
         break;
     case Occurrences: by([](const core::NameSummary &s) { return s.occurrences; }); break;
     case InArea: by([](const core::NameSummary &s) { return s.inWindowTotal; }); break;
@@ -104,7 +106,7 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
         return display ? QVariant(durationText(core::TimePs(std::llround(ps)))) : QVariant(ps);
     };
     switch (index.column()) {
-    case Name: return m_trace ? toQString(m_trace->string(s.name)) : QString();
+    case Name: return m_trace ? toQString(core::sliceLabel(m_trace->string(s.name))) : QString();
     case Occurrences:
         return display ? QVariant(countText(s.occurrences)) : QVariant(qulonglong(s.occurrences));
     case InArea: return time(double(s.inWindowTotal));

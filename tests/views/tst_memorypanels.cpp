@@ -58,7 +58,39 @@ private slots:
     void profilePanel();
     void viewerPanel();
     void emptyStates();
+    void unrecordedFieldsSaySo();
 };
+
+// The TPU fixture's allocations carry no op name and TensorFlow's DT_INVALID data type: the
+// peak table says "(not recorded)" in both columns instead of a blank and "INVALID".
+void TestMemoryPanels::unrecordedFieldsSaySo()
+{
+    const fs::path tpu = kXSpace / "xprof_tpu_inference_2" / "tpu_inference_2.xplane.pb";
+    if (!fs::exists(tpu))
+        QSKIP("shared fixtures not present (TRACEDESK_SHARED_FIXTURES)");
+    auto cache = open(tpu);
+    QVERIFY(cache);
+    MemoryProfilePanel panel;
+    panel.resize(1400, 900);
+    panel.show();
+    QSignalSpy done(&panel, &MemoryProfilePanel::computed);
+    panel.setAnalyses(cache);
+    QVERIFY(done.wait(60000));
+    QAbstractItemModel *m = panel.model();
+    QVERIFY(m->rowCount() > 0);
+    int unnamed = 0;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QString type = m->index(r, MemoryBreakdownModel::DataType).data().toString();
+        QVERIFY2(type != QStringLiteral("INVALID"), qPrintable(type));
+        const QString op = m->index(r, MemoryBreakdownModel::OpName).data().toString();
+        QVERIFY(!op.isEmpty());
+        if (op == QStringLiteral("(not recorded)")) {
+            ++unnamed;
+            QVERIFY(m->index(r, MemoryBreakdownModel::OpName).data(Qt::ToolTipRole).toString().contains("no op"));
+        }
+    }
+    QVERIFY(unnamed > 0);
+}
 
 void TestMemoryPanels::profilePanel()
 {

@@ -191,8 +191,12 @@ void TestOverviewPanels::noChartWithoutSteps()
     QCOMPARE(chart->stepCount(), 0);
     QCOMPARE(chart->barCount(), 0);
     QVERIFY(chart->shownCategories().isEmpty());
-    QVERIFY(chart->emptyText().contains("No steps"));
-    QTRY_VERIFY(chart->height() <= 3 * chart->fontMetrics().lineSpacing());
+    QVERIFY(!chart->isVisibleTo(&input));
+    QVERIFY(input.deviceText().contains("No steps"));
+    // No input share is claimed without a step time.
+    QVERIFY2(!input.summaryText().contains("Not input-bound"), qPrintable(input.summaryText()));
+    QVERIFY(!input.summaryText().contains("0.0%"));
+    QVERIFY(input.summaryText().contains("no steps"));
     // A profile with steps shows it again in the same panel.
     panel.setAnalyses(m_cache);
     QVERIFY(done.wait(60000));

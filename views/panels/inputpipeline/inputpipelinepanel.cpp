@@ -46,7 +46,8 @@ InputPipelinePanel::InputPipelinePanel(QWidget *parent) : QWidget(parent)
     m_chart->setMinimumHeight(300);
     m_device = new QLabel(body);
     m_device->setWordWrap(true);
-    m_device->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    // Its text's height, never more: spare room goes to the op table below.
+    m_device->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto *deviceBox = new QWidget(body);
     auto *dl = new QVBoxLayout(deviceBox);
     dl->setContentsMargins(0, 0, 0, 0);
@@ -141,9 +142,18 @@ void InputPipelinePanel::showResult()
     }
     const InputPipelineAnalysis &a = *m_result;
     const BottleneckAnalysis &b = a.bottleneck;
-    QString s = a.inputBound() ? tr("<b>Input-bound</b> (%1): %2% of the step time is spent on input.")
-                               : tr("<b>Not input-bound</b> (%1): %2% of the step time is spent on input.");
-    s = s.arg(QString::fromStdString(b.inputClassification)).arg(b.inputPercent, 0, 'f', 1);
+    const bool steps = a.stepTimeSummary.count > 0;
+    QString s;
+    if (!steps) {
+        // Without a step time there is no input share: "not input-bound, 0 %" would read as
+        // measured.
+        s = tr("<b>Input-bound or not: unknown</b>: this profile has no steps, so there is no "
+               "step time to weigh input time against.");
+    } else {
+        s = a.inputBound() ? tr("<b>Input-bound</b> (%1): %2% of the step time is spent on input.")
+                           : tr("<b>Not input-bound</b> (%1): %2% of the step time is spent on input.");
+        s = s.arg(QString::fromStdString(b.inputClassification)).arg(b.inputPercent, 0, 'f', 1);
+    }
     s += QStringLiteral("<br>") + QString::fromStdString(b.inputStatement).toHtmlEscaped();
     s += QStringLiteral("<br><i>") + QString::fromStdString(b.summaryNextStep).toHtmlEscaped()
          + QStringLiteral("</i>");
@@ -163,7 +173,9 @@ void InputPipelinePanel::showResult()
                           .arg(ip.average, 0, 'f', 1).arg(ip.standardDeviation, 0, 'f', 1)
                           .arg(ip.minimum, 0, 'f', 1).arg(ip.maximum, 0, 'f', 1));
     if (st.count == 0)   // zeros would read as measured
-        m_device->setText(tr("No steps, so no step-time or input-share statistics."));
+        m_device->setText(tr("No steps, so no step-time chart and no step-time or input-share "
+                             "statistics."));
+    m_chart->setVisible(steps);
 
     const InputTimeBreakdown &t = a.inputTimeBreakdown;
     const double total = t.demandedFileReadUs + t.advancedFileReadUs + t.preprocessingUs

@@ -1,6 +1,7 @@
 #include "views/panels/memoryprofile/memorybreakdownmodel.h"
 #include "views/common/niceaxis.h"
 
+#include <QColor>
 #include <QFont>
 
 namespace tracedesk::views {
@@ -42,20 +43,30 @@ QVariant MemoryBreakdownModel::data(const QModelIndex &index, int role) const
                             || index.column() == Occurrences;
         return QVariant::fromValue(int(Qt::AlignVCenter | (number ? Qt::AlignRight : Qt::AlignLeft)));
     }
+    // The allocator left these out (an empty op name, TensorFlow's DT_INVALID data type): said
+    // so in words, not as a blank or as "INVALID", which reads like a fault in the profile.
+    const bool noOp = !r.special && r.opName.empty();
+    const bool noType = r.dataType.empty() || r.dataType == "INVALID";
+    if (role == Qt::ForegroundRole
+        && ((index.column() == OpName && noOp) || (index.column() == DataType && noType)))
+        return QColor(Qt::gray);
     if (role == Qt::ToolTipRole && index.column() == OpName)
-        return text(r.opName);
+        return noOp ? tr("The allocator recorded no op for this allocation.") : text(r.opName);
+    if (role == Qt::ToolTipRole && index.column() == DataType && noType)
+        return tr("The allocator recorded no data type (%1).")
+            .arg(r.dataType.empty() ? tr("empty") : text(r.dataType));
     if (role != Qt::DisplayRole && role != kSortRole)
         return {};
     const bool sort = role == kSortRole;
     switch (index.column()) {
-    case OpName: return text(r.opName);
+    case OpName: return noOp && !sort ? tr("(not recorded)") : text(r.opName);
     case AllocationGiB:
         return sort ? QVariant(qlonglong(r.allocationBytes)) : bytesText(double(r.allocationBytes));
     case RequestedGiB:
         return sort ? QVariant(qlonglong(r.requestedBytes)) : bytesText(double(r.requestedBytes));
     case Occurrences: return qlonglong(r.occurrences);
     case RegionType: return text(r.regionType);
-    case DataType: return text(r.dataType);
+    case DataType: return noType && !sort ? tr("(not recorded)") : text(r.dataType);
     case Shape: return text(r.shape);
     default: return {};
     }

@@ -116,6 +116,15 @@ void TestQueryDock::typedQueryFillsTable()
     QCOMPARE(model->index(1, 0).data().toString(), QString("relu"));
     QCOMPARE(model->index(1, 2).data(Qt::UserRole).toLongLong(), (5 + 7) * 1000000LL);
     QVERIFY(m_panel->statusText().contains("2 row"));
+
+    // A REAL reads in three decimals at most; its tooltip keeps every digit.
+    type("SELECT 1921.23456789 AS a, 0.5 AS b, 12.0 AS c, 0.000012345678 AS d");
+    QVERIFY(runAndWait());
+    QCOMPARE(model->index(0, 0).data().toString(), QString("1921.235"));
+    QCOMPARE(model->index(0, 0).data(Qt::ToolTipRole).toString(), QString("1921.23456789"));
+    QCOMPARE(model->index(0, 1).data().toString(), QString("0.5"));
+    QCOMPARE(model->index(0, 2).data().toString(), QString("12"));
+    QCOMPARE(model->index(0, 3).data().toString(), QString("1.23457e-05"));
 }
 
 void TestQueryDock::clickSelectsSliceOnTimeline()

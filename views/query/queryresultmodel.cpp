@@ -1,5 +1,7 @@
 #include "views/query/queryresultmodel.h"
 
+#include <cmath>
+
 #include <QColor>
 
 namespace tracedesk::views {
@@ -44,6 +46,22 @@ int QueryResultModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_result.columns.size());
 }
 
+// A REAL as a table shows it: three decimals at most, trailing zeros dropped ("1921.235",
+// "0.5", "12"); very small or very large values in six significant digits. The tooltip and the
+// CSV keep every digit.
+QString realText(double v)
+{
+    const double a = std::abs(v);
+    if (!std::isfinite(v) || (a != 0 && (a < 1e-3 || a >= 1e15)))
+        return QString::number(v, 'g', 6);
+    QString text = QString::number(v, 'f', 3);
+    while (text.endsWith('0'))
+        text.chop(1);
+    if (text.endsWith('.'))
+        text.chop(1);
+    return text == QStringLiteral("-0") ? QStringLiteral("0") : text;
+}
+
 QVariant QueryResultModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || size_t(index.row()) >= m_result.rows.size())
@@ -57,7 +75,9 @@ QVariant QueryResultModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (std::holds_alternative<std::monostate>(cell))
             return role == Qt::DisplayRole ? QStringLiteral("NULL") : QVariant();
-        return QString::fromStdString(core::sql::cellText(cell));
+        if (const auto *d = std::get_if<double>(&cell); d && role == Qt::DisplayRole)
+            return realText(*d);
+        return QString::fromStdString(core::sql::cellText(cell));   // the tooltip: every digit
     case Qt::UserRole:
         if (const auto *i = std::get_if<int64_t>(&cell))
             return QVariant::fromValue(qint64(*i));

@@ -41,4 +41,7 @@ private:
     int m_sliceIdColumn = -1;
 };
 
+// A REAL cell's display text (three decimals at most); the model's tooltip has every digit.
+QString realText(double value);
+
 } // namespace tracedesk::views

@@ -22,6 +22,8 @@
 #include "views/tracktree/trackspanel.h"
 #include "views/tracktree/tracktreemodel.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -307,6 +309,29 @@ void MainWindow::createDocks()
     m_detailsDock->setWidget(m_details);
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
     resizeDocks({m_detailsDock}, {230}, Qt::Vertical);
+    // An area summary opens where it reads whole: the docked pane widens (up to half the
+    // window, never narrower than the user made it) so every number column shows.
+    connect(m_details, &views::DetailsPane::summaryReady, this, [this] {
+        if (m_detailsDock->isFloating() || !m_detailsDock->isVisible()
+            || dockWidgetArea(m_detailsDock) != Qt::BottomDockWidgetArea)
+            return;
+        const int wanted = std::min(m_details->areaSummaryWidth(), width() / 2);
+        if (m_detailsDock->width() >= wanted)
+            return;
+        // Both neighbours are sized: given the Details dock alone, the layout shares the change
+        // out and the dock gets about half of it.
+        QList<QDockWidget *> docks{m_detailsDock};
+        QList<int> sizes{wanted};
+        for (QDockWidget *dock : m_analysis->docks()) {
+            if (!dock->isFloating() && dock->isVisible() && !dock->visibleRegion().isEmpty()
+                && dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
+                docks << dock;
+                sizes << std::max(1, dock->width() - (wanted - m_detailsDock->width()));
+                break;
+            }
+        }
+        resizeDocks(docks, sizes, Qt::Horizontal);
+    });
 }
 
 void MainWindow::setCentralContent(QWidget *widget)

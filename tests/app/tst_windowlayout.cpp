@@ -9,13 +9,16 @@
 #include "app/gui/windowlayout.h"
 
 #include "core/model/tracebuilder.h"
+#include "views/timeline/detailspane.h"
 #include "views/timeline/searchbar.h"
+#include "views/timeline/timelinestate.h"
 #include "views/timeline/timelinewidget.h"
 
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QEnterEvent>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QProgressDialog>
 #include <QMenu>
@@ -23,6 +26,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -76,6 +80,7 @@ private slots:
     void timelineKeysFromSmallWidgets();
     void focusBackAfterProgressDialog();
     void searchOnSample();
+    void areaSummaryReadsWhole();
 
 private:
     void configure(MainWindow &window);
@@ -292,6 +297,46 @@ void TstWindowLayout::focusBackAfterProgressDialog()
     QTRY_COMPARE(shown.count(), 1);
     QTRY_VERIFY(window.isActiveWindow());
     QTRY_COMPARE(QApplication::focusWidget(), window.timeline()->canvasWidget());
+}
+
+// An area selected on the sample: the Details dock widens so the summary's number columns
+// (In area, Wall, Self, ...) all show beside a readable name column.
+void TstWindowLayout::areaSummaryReadsWhole()
+{
+    const QString sample =
+        QDir::cleanPath(QStringLiteral(TRACEDESK_TEST_DATA "/../../resources/sample"));
+    if (!QFileInfo::exists(sample))
+        QSKIP("no bundled sample");
+    MainWindow window;
+    configure(window);
+    // A 1920 px window, as users have; beside the thirteen analysis tabs (about 1000 px that
+    // do not shrink) the Details dock has room for the whole summary.
+    window.resize(1920, 1000);
+    QVERIFY(showActive(window));
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openPath(sample);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 60000);
+    const core::TracePtr trace = window.trace();
+    views::DetailsPane *details = qobject_cast<views::DetailsPane *>(window.detailsDock()->widget());
+    QVERIFY(details);
+    const int before = window.detailsDock()->width();
+    QSignalSpy ready(details, &views::DetailsPane::summaryReady);
+    views::AreaRange area;
+    area.time = {trace->begin, trace->begin + (trace->end - trace->begin) / 3};
+    for (uint32_t t = 0; t < trace->tracks.size(); ++t)
+        area.tracks.push_back(t);
+    window.timeline()->state()->selectArea(area);
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+    QTableView *table = details->table();
+    QTRY_VERIFY(window.detailsDock()->width() > before);
+    QHeaderView *header = table->horizontalHeader();
+    const int last = header->logicalIndex(header->count() - 1);
+    QTRY_VERIFY2(header->sectionViewportPosition(last) + header->sectionSize(last)
+                     <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("last column ends at %1 in a %2 px table")
+                                .arg(header->sectionViewportPosition(last) + header->sectionSize(last))
+                                .arg(table->viewport()->width())));
+    QVERIFY(header->sectionSize(0) >= 200);
 }
 
 // Also the screenshots of a search on the bundled sample when TRACEDESK_SEARCH_SCREENSHOT names

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTextEdit>
@@ -125,6 +126,7 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(SummaryTableModel::InArea, Qt::DescendingOrder);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     // Number columns as wide as their longest likely text; the names take the rest.
     QHeaderView *header = m_table->horizontalHeader();
     const int numberWidth =
@@ -142,6 +144,16 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
 }
 
 DetailsPane::~DetailsPane() = default;
+
+int DetailsPane::areaSummaryWidth() const
+{
+    const QHeaderView *header = m_table->horizontalHeader();
+    int width = 240;   // giveNameColumnTheRoom's readable name
+    for (int c = SummaryTableModel::Occurrences; c < SummaryTableModel::ColumnCount; ++c)
+        width += header->sectionSize(c);
+    return width + m_table->verticalScrollBar()->sizeHint().width() + 2 * m_table->frameWidth()
+           + 16;
+}
 
 void DetailsPane::setTrace(core::TracePtr trace)
 {

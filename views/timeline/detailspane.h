@@ -51,6 +51,8 @@ public:
     QAbstractItemModel *tableModel() const;
     QString csv() const;
     bool summaryPending() const { return m_pending; }
+    // The width the area summary reads whole at: every number column and a readable name.
+    int areaSummaryWidth() const;
 
 public slots:
     void refresh();

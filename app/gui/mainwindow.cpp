@@ -41,6 +41,7 @@
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QTreeView>
 
@@ -309,13 +310,23 @@ void MainWindow::createDocks()
     m_detailsDock->setWidget(m_details);
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
     resizeDocks({m_detailsDock}, {230}, Qt::Vertical);
-    // An area summary opens where it reads whole: the docked pane widens (up to half the
-    // window, never narrower than the user made it) so every number column shows.
+    // An area summary opens where it has room: the docked pane widens (up to half the window,
+    // never narrower than the user made it) so its number columns show.
     connect(m_details, &views::DetailsPane::summaryReady, this, [this] {
         if (m_detailsDock->isFloating() || !m_detailsDock->isVisible()
             || dockWidgetArea(m_detailsDock) != Qt::BottomDockWidgetArea)
             return;
-        const int wanted = std::min(m_details->areaSummaryWidth(), width() / 2);
+        // Never so wide that the analysis tabs beside it get cut to "Ove...": their whole
+        // titles come first, the summary scrolls sideways for its last columns.
+        int tabs = 0;
+        for (QTabBar *bar : findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+            for (int i = 0; i < bar->count(); ++i) {
+                if (bar->tabText(i) == m_analysis->docks().front()->windowTitle())
+                    tabs = bar->sizeHint().width() + 16;
+            }
+        }
+        const int wanted = std::min({m_details->areaSummaryWidth(), width() / 2,
+                                     width() - m_detailsDock->x() - tabs});
         if (m_detailsDock->width() >= wanted)
             return;
         // Both neighbours are sized: given the Details dock alone, the layout shares the change

@@ -11,6 +11,7 @@
 #include "core/model/tracebuilder.h"
 #include "views/timeline/detailspane.h"
 #include "views/timeline/searchbar.h"
+#include "views/timeline/summarytablemodel.h"
 #include "views/timeline/timelinestate.h"
 #include "views/timeline/timelinewidget.h"
 
@@ -330,13 +331,27 @@ void TstWindowLayout::areaSummaryReadsWhole()
     QTableView *table = details->table();
     QTRY_VERIFY(window.detailsDock()->width() > before);
     QHeaderView *header = table->horizontalHeader();
-    const int last = header->logicalIndex(header->count() - 1);
-    QTRY_VERIFY2(header->sectionViewportPosition(last) + header->sectionSize(last)
+    // The name and the main numbers read whole; the rest scroll sideways.
+    const int self = views::SummaryTableModel::SelfTotal;
+    QTRY_VERIFY2(header->sectionViewportPosition(self) + header->sectionSize(self)
                      <= table->viewport()->width(),
-                 qPrintable(QStringLiteral("last column ends at %1 in a %2 px table")
-                                .arg(header->sectionViewportPosition(last) + header->sectionSize(last))
+                 qPrintable(QStringLiteral("Self total ends at %1 in a %2 px table")
+                                .arg(header->sectionViewportPosition(self) + header->sectionSize(self))
                                 .arg(table->viewport()->width())));
-    QVERIFY(header->sectionSize(0) >= 200);
+    QVERIFY(header->sectionSize(views::SummaryTableModel::Name) >= 200);
+    // ... and the analysis tabs beside it keep their whole titles.
+    QTabBar *tabs = nullptr;
+    for (QTabBar *bar : window.findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == QStringLiteral("Overview"))
+                tabs = bar;
+        }
+    }
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+        const int text = tabs->fontMetrics().horizontalAdvance(tabs->tabText(i));
+        QVERIFY2(tabs->tabRect(i).width() > text, qPrintable(tabs->tabText(i)));
+    }
 }
 
 // Also the screenshots of a search on the bundled sample when TRACEDESK_SEARCH_SCREENSHOT names

@@ -31,6 +31,7 @@ int runPod(int argc, char **argv);
 int runTfData(int argc, char **argv);
 int runDistributed(int argc, char **argv); extern const char *const kDistributedUsage;
 int runQuery(int argc, char **argv); extern const char *const kQueryUsage;
+int runGpuTime(int argc, char **argv); extern const char *const kGpuTimeUsage;
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;

@@ -28,6 +28,7 @@ const Command kCommands[] = {
     {"pod", runPod, &kPodUsage},
     {"tfdata", runTfData, &kTfDataUsage},
     {"distributed", runDistributed, &kDistributedUsage},
+    {"gpu-time", runGpuTime, &kGpuTimeUsage},
     {"query", runQuery, &kQueryUsage},
     {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},

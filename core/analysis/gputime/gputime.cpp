@@ -1,0 +1,292 @@
+#include "core/analysis/gputime/gputime.h"
+
+#include "core/analysis/kernels/kernelclass.h"
+#include "core/analysis/pytorch/intervals.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+namespace tracedesk::core::analysis::gputime {
+
+namespace {
+
+using pytorch::Interval;
+using pytorch::IntervalList;
+using pytorch::KinetoActivity;
+using pytorch::KinetoIndex;
+using pytorch::KinetoRuntime;
+
+constexpr double kPsPerUs = 1e6;
+
+double us(TimePs ps)
+{
+    return double(ps) / kPsPerUs;
+}
+
+// Launch calls HTA's launch statistics read (PYTORCH.md §3.5), and their HIP counterparts.
+bool isLaunchStatCall(std::string_view n)
+{
+    return n == "cudaLaunchKernel" || n == "cudaLaunchKernelExC" || n == "cudaMemcpyAsync"
+           || n == "cudaMemsetAsync" || n == "hipLaunchKernel" || n == "hipExtModuleLaunchKernel"
+           || n == "hipModuleLaunchKernel" || n == "hipMemcpyAsync" || n == "hipMemsetAsync";
+}
+
+// The calls that queue work on a stream (§3.6): the launch statistics' and the driver's.
+bool isQueueingCall(std::string_view n)
+{
+    return isLaunchStatCall(n) || n == "cuLaunchKernel" || n == "cuLaunchKernelEx"
+           || n == "hipMemcpyWithStream";
+}
+
+bool inWindow(TimePs t, const std::optional<TimeWindow> &window)
+{
+    return !window || (t >= window->start && t < window->end);
+}
+
+std::vector<TemporalBreakdown> temporal(const Trace &trace, const KinetoIndex &index,
+                                        const std::vector<uint32_t> &chosen)
+{
+    std::map<int64_t, std::pair<IntervalList, IntervalList>> byDevice; // all, computation
+    for (uint32_t a : chosen) {
+        const KinetoActivity &act = index.activities[a];
+        auto &[all, compute] = byDevice[act.device];
+        all.push_back({act.start, act.end});
+        if (kernelTypeOf(trace.name(act.ref), act.role) == KernelType::Computation)
+            compute.push_back({act.start, act.end});
+    }
+    std::vector<TemporalBreakdown> out;
+    for (auto &[device, lists] : byDevice) {
+        const IntervalList all = pytorch::mergeIntervals(std::move(lists.first));
+        const IntervalList compute = pytorch::mergeIntervals(std::move(lists.second));
+        TemporalBreakdown t;
+        t.device = device;
+        if (!all.empty()) {
+            t.totalUs = us(all.back().end - all.front().start);
+            t.idleUs = t.totalUs - us(pytorch::totalLength(all));
+            t.computeUs = us(pytorch::totalLength(compute));
+            t.nonComputeUs = t.totalUs - t.computeUs - t.idleUs;
+        }
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::vector<IdleBreakdown> idle(const KinetoIndex &index, const std::vector<uint32_t> &chosen)
+{
+    // `chosen` keeps the index's (device, stream, start) order.
+    std::vector<IdleBreakdown> out;
+    const KinetoActivity *previous = nullptr;
+    for (uint32_t a : chosen) {
+        const KinetoActivity &act = index.activities[a];
+        if (!previous || previous->device != act.device || previous->stream != act.stream) {
+            out.push_back({act.device, act.stream, 0, 0, 0, 0});
+            previous = &act;
+            continue;
+        }
+        const TimePs gap = act.start - previous->end;
+        IdleBreakdown &row = out.back();
+        if (gap > 0) {
+            ++row.gaps;
+            const bool lateLaunch = act.runtime != pytorch::kNoIndex
+                                    && index.runtimes[act.runtime].start > previous->end;
+            if (lateLaunch)
+                row.hostWaitUs += us(gap);
+            else if (us(gap) < kKernelWaitThresholdUs)
+                row.kernelWaitUs += us(gap);
+            else
+                row.otherUs += us(gap);
+        }
+        previous = &act;
+    }
+    return out;
+}
+
+std::vector<KernelTypeTime> kernelTypes(const Trace &trace, const KinetoIndex &index,
+                                        const std::vector<uint32_t> &chosen)
+{
+    constexpr int kTypes = 3;
+    std::array<IntervalList, kTypes> byType;
+    std::array<int64_t, kTypes> counts{};
+    for (uint32_t a : chosen) {
+        const KinetoActivity &act = index.activities[a];
+        const int type = int(kernelTypeOf(trace.name(act.ref), act.role));
+        byType[type].push_back({act.start, act.end});
+        ++counts[type];
+    }
+    // Sweep the merged lists with one bit per type; each elementary interval goes to its set.
+    std::vector<std::pair<TimePs, int>> edges; // (time, +-(type + 1))
+    for (int type = 0; type < kTypes; ++type) {
+        for (const Interval &i : pytorch::mergeIntervals(std::move(byType[type]))) {
+            edges.push_back({i.start, type + 1});
+            edges.push_back({i.end, -(type + 1)});
+        }
+    }
+    std::sort(edges.begin(), edges.end());
+    std::array<TimePs, 1 << kTypes> byMask{};
+    unsigned mask = 0;
+    for (size_t e = 0; e < edges.size(); ++e) {
+        if (e > 0 && mask != 0)
+            byMask[mask] += edges[e].first - edges[e - 1].first;
+        const int type = std::abs(edges[e].second) - 1;
+        if (edges[e].second > 0)
+            mask |= 1u << type;
+        else
+            mask &= ~(1u << type);
+    }
+    std::vector<KernelTypeTime> out;
+    for (unsigned m = 1; m < byMask.size(); ++m) {
+        if (byMask[m] == 0 && std::popcount(m) > 1)
+            continue;
+        KernelTypeTime row;
+        for (int type = 0; type < kTypes; ++type) {
+            if (m & (1u << type))
+                row.type += std::string(row.type.empty() ? "" : " overlapping ")
+                            + kernelTypeName(KernelType(type));
+        }
+        row.sumUs = us(byMask[m]);
+        if (std::popcount(m) == 1)
+            row.count = counts[std::countr_zero(m)];
+        if (row.count > 0 || row.sumUs > 0)
+            out.push_back(std::move(row));
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelTypeTime &a, const KernelTypeTime &b) { return a.sumUs > b.sumUs; });
+    return out;
+}
+
+// Linear-interpolated median, as pandas' describe() computes its 50 % row.
+double median(std::vector<int64_t> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? double(values[n / 2]) : (double(values[n / 2 - 1]) + double(values[n / 2])) / 2;
+}
+
+std::vector<QueueLength> queueLengths(const Trace &trace, const KinetoIndex &index,
+                                      const std::optional<TimeWindow> &window)
+{
+    // Per stream: +1 at each launch call, -1 at its activity's start.
+    std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<TimePs, int>>> events;
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        const KinetoRuntime &rt = index.runtimes[r];
+        if (!inWindow(rt.start, window) || !isQueueingCall(trace.name(rt.ref)))
+            continue;
+        for (uint32_t a : index.activitiesOf(r)) {
+            const KinetoActivity &act = index.activities[a];
+            auto &list = events[{act.device, act.stream}];
+            list.push_back({rt.start, +1});
+            list.push_back({act.start, -1});
+        }
+    }
+    std::vector<QueueLength> out;
+    for (auto &[key, list] : events) {
+        // At one instant a launch counts before a start (the launch came first).
+        std::stable_sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
+        std::vector<int64_t> values;
+        values.reserve(list.size());
+        int64_t length = 0;
+        QueueLength q;
+        q.device = key.first;
+        q.stream = key.second;
+        for (size_t i = 0; i < list.size(); ++i) {
+            length += list[i].second;
+            values.push_back(length);
+            if (length >= kMaxLaunchQueue && i + 1 < list.size())
+                q.blockedUs += us(list[i + 1].first - list[i].first);
+        }
+        q.count = int64_t(values.size());
+        double sum = 0;
+        for (int64_t v : values)
+            sum += double(v);
+        q.mean = sum / double(values.size());
+        double squares = 0;
+        for (int64_t v : values)
+            squares += (double(v) - q.mean) * (double(v) - q.mean);
+        q.std = values.size() > 1 ? std::sqrt(squares / double(values.size() - 1)) : 0.0;
+        q.min = double(*std::min_element(values.begin(), values.end()));
+        q.max = double(*std::max_element(values.begin(), values.end()));
+        q.p50 = median(values);
+        out.push_back(q);
+    }
+    return out;
+}
+
+} // namespace
+
+const char *kernelTypeName(KernelType type)
+{
+    switch (type) {
+    case KernelType::Computation: return "COMPUTATION";
+    case KernelType::Communication: return "COMMUNICATION";
+    case KernelType::Memory: return "MEMORY";
+    }
+    return "COMPUTATION";
+}
+
+KernelType kernelTypeOf(std::string_view name, SliceRole role)
+{
+    if (role == SliceRole::Memcpy || role == SliceRole::Memset)
+        return KernelType::Memory;
+    if (isCommunicationKernel(name))
+        return KernelType::Communication;
+    return KernelType::Computation;
+}
+
+GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
+                            const std::optional<TimeWindow> &window)
+{
+    GpuTimeReport report;
+    report.window = window ? window->name : std::string("whole trace");
+    std::vector<uint32_t> chosen;
+    for (uint32_t a = 0; a < index.activities.size(); ++a) {
+        const KinetoActivity &act = index.activities[a];
+        if (inWindow(act.start, window))
+            chosen.push_back(a);
+    }
+    report.temporal = temporal(trace, index, chosen);
+    report.idle = idle(index, chosen);
+    report.kernelTypes = kernelTypes(trace, index, chosen);
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        const KinetoRuntime &rt = index.runtimes[r];
+        const std::string_view name = trace.name(rt.ref);
+        if (!inWindow(rt.start, window) || !isLaunchStatCall(name))
+            continue;
+        for (uint32_t a : index.activitiesOf(r)) {
+            const KinetoActivity &act = index.activities[a];
+            LaunchStat l;
+            l.correlation = rt.correlation;
+            l.runtime = std::string(name);
+            l.kernel = std::string(trace.name(act.ref));
+            l.device = act.device;
+            l.stream = act.stream;
+            l.startUs = us(rt.start - trace.begin);
+            l.cpuDurationUs = us(rt.end - rt.start);
+            l.gpuDurationUs = us(act.end - act.start);
+            l.launchDelayUs = us(std::max<TimePs>(0, act.start - rt.end));
+            report.launches.push_back(std::move(l));
+        }
+    }
+    report.queueLength = queueLengths(trace, index, window);
+    return report;
+}
+
+std::optional<TimeWindow> profilerStepWindow(const Trace &trace, const KinetoIndex &index,
+                                             int64_t step)
+{
+    const std::string wanted = "ProfilerStep#" + std::to_string(step);
+    for (const pytorch::KinetoNode &node : index.nodes) {
+        if (trace.name(node.ref) == wanted)
+            return TimeWindow{node.start, node.end, wanted};
+    }
+    return std::nullopt;
+}
+
+} // namespace tracedesk::core::analysis::gputime

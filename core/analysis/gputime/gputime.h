@@ -1,0 +1,129 @@
+#pragma once
+
+// Why the GPU waits: HolisticTraceAnalysis's breakdowns of a PyTorch profiler trace, computed
+// from the store (PYTORCH.md §3), for one rank (the KinetoIndex's scope), optionally one step.
+//
+// - Temporal breakdown per device: with G its GPU activities (kernels, memcpys, memsets),
+//   total = last end − first start of merge(G); idle = total − |merge(G)|; compute =
+//   |merge(computation kernels)|; non-compute = total − compute − idle.
+// - Idle breakdown per device and stream: each gap between consecutive activities of a stream
+//   is host wait when the next activity's launch came after the stream went idle, else kernel
+//   wait when shorter than kKernelWaitThreshold (HTA's `consecutive_kernel_delay`, 30 µs), else
+//   other.
+// - Kernel type time: computation, communication and memory kernels' merged time, each elementary
+//   interval labelled by the types active in it ("COMPUTATION overlapping COMMUNICATION").
+// - Launches: each kernel / memcpy / memset launch call with its GPU activity: CPU (runtime)
+//   duration, GPU duration, launch delay = max(0, GPU start − runtime end); outliers past HTA's
+//   cut-offs (runtime > 50 µs, delay > 100 µs).
+// - Queue length per device and stream: +1 at each launch, −1 when its activity starts; the
+//   step function's statistics and the time it sat at or above the 1,024 launches CUDA queues.
+//
+// Kernel types: HTA's rule names communication by `nccl` alone and counts every other kernel as
+// computation; here communication is the shared classification's (kernels/kernelclass.h: NCCL,
+// RCCL, DeepEP, NVSHMEM, custom all-reduce ...), memory is a memcpy / memset activity, and the
+// rest is computation: HTA's result where its rule applies, right where it cannot know the
+// kernel (a DeepEP dispatch is communication, not computation).
+//
+// Times are µs (doubles) as HTA reports them; the store's picoseconds are not rounded to whole
+// µs as HTA does, so sums can differ from HTA's by a fraction of a µs per event. Pure function
+// of immutable inputs; any thread.
+
+#include "core/analysis/pytorch/kinetoindex.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracedesk::core::analysis::gputime {
+
+inline constexpr double kKernelWaitThresholdUs = 30.0;
+inline constexpr double kRuntimeOutlierUs = 50.0;
+inline constexpr double kLaunchDelayOutlierUs = 100.0;
+inline constexpr int64_t kMaxLaunchQueue = 1024;
+
+enum class KernelType : uint8_t { Computation, Communication, Memory };
+const char *kernelTypeName(KernelType type); // "COMPUTATION", "COMMUNICATION", "MEMORY"
+KernelType kernelTypeOf(std::string_view name, SliceRole role);
+
+struct TemporalBreakdown
+{
+    int64_t device = 0;
+    double totalUs = 0;
+    double idleUs = 0;
+    double computeUs = 0;
+    double nonComputeUs = 0;
+    double idlePct() const { return totalUs > 0 ? 100.0 * idleUs / totalUs : 0.0; }
+    double computePct() const { return totalUs > 0 ? 100.0 * computeUs / totalUs : 0.0; }
+    double nonComputePct() const { return totalUs > 0 ? 100.0 * nonComputeUs / totalUs : 0.0; }
+};
+
+struct IdleBreakdown
+{
+    int64_t device = 0;
+    int64_t stream = 0;
+    double hostWaitUs = 0;
+    double kernelWaitUs = 0;
+    double otherUs = 0;
+    int64_t gaps = 0;
+};
+
+struct KernelTypeTime
+{
+    std::string type;  // one type, or several joined by " overlapping "
+    double sumUs = 0;  // merged time in which exactly these types run
+    int64_t count = 0; // activities of a single type; 0 for an overlap label
+};
+
+struct LaunchStat
+{
+    int64_t correlation = 0;
+    std::string runtime; // the launch call's name
+    std::string kernel;  // its GPU activity's name
+    int64_t device = 0;
+    int64_t stream = 0;
+    double startUs = 0;  // the launch call's start, from the trace's start
+    double cpuDurationUs = 0;
+    double gpuDurationUs = 0;
+    double launchDelayUs = 0;
+    bool runtimeOutlier() const { return cpuDurationUs > kRuntimeOutlierUs; }
+    bool delayOutlier() const { return launchDelayUs > kLaunchDelayOutlierUs; }
+};
+
+struct QueueLength
+{
+    int64_t device = 0;
+    int64_t stream = 0;
+    int64_t count = 0; // points of the step function (launches + starts)
+    double mean = 0;
+    double std = 0;    // sample standard deviation, as pandas' describe()
+    double min = 0;
+    double p50 = 0;
+    double max = 0;
+    double blockedUs = 0; // time at or above kMaxLaunchQueue
+};
+
+struct GpuTimeReport
+{
+    std::vector<TemporalBreakdown> temporal; // by device
+    std::vector<IdleBreakdown> idle;         // by device, stream
+    std::vector<KernelTypeTime> kernelTypes; // by time, descending
+    std::vector<LaunchStat> launches;        // by launch start
+    std::vector<QueueLength> queueLength;    // by device, stream
+    std::string window;                      // "whole trace" or the step's name
+};
+
+// `window`: only GPU activities starting in it, and launches whose call starts in it.
+struct TimeWindow
+{
+    TimePs start = 0;
+    TimePs end = 0;
+    std::string name;
+};
+GpuTimeReport gpuTimeReport(const Trace &trace, const pytorch::KinetoIndex &index,
+                            const std::optional<TimeWindow> &window = std::nullopt);
+
+// The span of host step `ProfilerStep#<step>` of the index's scope, nullopt when absent.
+std::optional<TimeWindow> profilerStepWindow(const Trace &trace, const pytorch::KinetoIndex &index,
+                                             int64_t step);
+
+} // namespace tracedesk::core::analysis::gputime

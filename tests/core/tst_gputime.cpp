@@ -1,0 +1,283 @@
+// The GPU time breakdowns (HolisticTraceAnalysis's definitions, PYTORCH.md §3) on real Kineto
+// traces, each expectation derived here from the raw JSON: interval unions of the GPU events,
+// gaps classified by the stated thresholds with the launch found by correlation id, and the
+// launch queue replayed from the launch calls and their kernels' starts.
+
+#include "core/analysis/gputime/gputime.h"
+#include "core/io/traceloader.h"
+#include "support/clirun.h"
+#include "support/kinetofixtures.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace tracedesk::core;
+using namespace tracedesk::core::analysis;
+
+namespace {
+
+const QString kAlexnet =
+    QString(TRACEDESK_SHARED_FIXTURES)
+    + "/chrome_json/hta__critical_path__alexnet__benchmark_result_2869224_1695835535_trace.json.gz";
+const QString kResnet = QString(TRACEDESK_SHARED_FIXTURES)
+                        + "/chrome_json/kineto__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+
+struct Ev
+{
+    double ts = 0, end = 0;
+    QString name, cat;
+    qint64 device = 0, stream = 0, correlation = -1;
+};
+
+struct Raw
+{
+    std::vector<Ev> gpu;                  // kernels, memcpys, memsets
+    std::map<qint64, Ev> runtimeByCorrelation;
+};
+
+Raw readRaw(const QString &path)
+{
+    static const std::set<QString> gpuCats = {"kernel", "Kernel", "gpu_memcpy", "Memcpy",
+                                              "gpu_memset", "Memset"};
+    Raw raw;
+    for (const QJsonValue &v : testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e.value("ph").toString() != "X")
+            continue;
+        const QJsonObject args = e.value("args").toObject();
+        Ev ev;
+        ev.ts = e.value("ts").toDouble();
+        ev.end = ev.ts + e.value("dur").toDouble();
+        ev.name = e.value("name").toString();
+        ev.cat = e.value("cat").toString();
+        ev.device = args.value("device").toInteger(0);
+        ev.stream = args.value("stream").toInteger(-1);
+        ev.correlation = args.value("correlation").toInteger(-1);
+        if (gpuCats.count(ev.cat))
+            raw.gpu.push_back(ev);
+        else if ((ev.cat == "cuda_runtime" || ev.cat == "cuda_driver" || ev.cat == "Runtime")
+                 && ev.correlation >= 0)
+            raw.runtimeByCorrelation.emplace(ev.correlation, ev);
+    }
+    return raw;
+}
+
+// Total length of the union of [ts, end) ranges.
+double unionLength(std::vector<std::pair<double, double>> r)
+{
+    std::sort(r.begin(), r.end());
+    double total = 0, start = 0, end = -1;
+    bool open = false;
+    for (const auto &[s, e] : r) {
+        if (!open || s > end) {
+            if (open)
+                total += end - start;
+            start = s;
+            end = e;
+            open = true;
+        } else {
+            end = std::max(end, e);
+        }
+    }
+    return open ? total + end - start : 0.0;
+}
+
+bool isCompute(const Ev &e)
+{
+    return (e.cat == "kernel" || e.cat == "Kernel") && !e.name.startsWith("nccl")
+           && !e.name.contains("ncclKernel");
+}
+
+} // namespace
+
+class TestGpuTime : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void temporalAndIdle_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("alexnet") << kAlexnet;
+        QTest::newRow("resnet50") << kResnet;
+    }
+
+    void temporalAndIdle()
+    {
+        QFETCH(QString, path);
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        const Raw raw = readRaw(path);
+        QVERIFY(!raw.gpu.empty());
+        auto loaded = loadTrace(path.toStdString());
+        QVERIFY(loaded);
+        const Trace &trace = *loaded.value();
+        const auto index = pytorch::buildKinetoIndex(trace);
+        const gputime::GpuTimeReport report = gputime::gpuTimeReport(trace, index);
+
+        // Temporal breakdown per device.
+        std::map<qint64, std::vector<const Ev *>> byDevice;
+        for (const Ev &e : raw.gpu)
+            byDevice[e.device].push_back(&e);
+        QCOMPARE(report.temporal.size(), byDevice.size());
+        for (const gputime::TemporalBreakdown &t : report.temporal) {
+            const auto &events = byDevice.at(t.device);
+            std::vector<std::pair<double, double>> all, compute;
+            double first = events.front()->ts, last = events.front()->end;
+            for (const Ev *e : events) {
+                all.push_back({e->ts, e->end});
+                if (isCompute(*e))
+                    compute.push_back({e->ts, e->end});
+                first = std::min(first, e->ts);
+                last = std::max(last, e->end);
+            }
+            const double total = last - first;
+            const double idle = total - unionLength(all);
+            QVERIFY2(std::abs(t.totalUs - total) < 0.01, qPrintable(QString::number(t.totalUs - total)));
+            QVERIFY(std::abs(t.idleUs - idle) < 0.5);
+            QVERIFY(std::abs(t.computeUs - unionLength(compute)) < 0.5);
+            QVERIFY(std::abs(t.idlePct() - 100.0 * idle / total) < 0.01);
+            QVERIFY(std::abs(t.nonComputeUs - (total - unionLength(compute) - idle)) < 1.0);
+        }
+
+        // Idle gaps per stream, classified by the launch's time and the 30 us threshold.
+        std::map<std::pair<qint64, qint64>, std::vector<const Ev *>> byStream;
+        for (const Ev &e : raw.gpu)
+            byStream[{e.device, e.stream}].push_back(&e);
+        QCOMPARE(report.idle.size(), byStream.size());
+        for (const gputime::IdleBreakdown &row : report.idle) {
+            auto events = byStream.at({row.device, row.stream});
+            std::stable_sort(events.begin(), events.end(),
+                             [](const Ev *a, const Ev *b) { return a->ts < b->ts; });
+            double host = 0, kernel = 0, other = 0;
+            for (size_t i = 1; i < events.size(); ++i) {
+                const double gap = events[i]->ts - events[i - 1]->end;
+                if (gap <= 0)
+                    continue;
+                const auto launch = raw.runtimeByCorrelation.find(events[i]->correlation);
+                if (launch != raw.runtimeByCorrelation.end() && launch->second.ts > events[i - 1]->end)
+                    host += gap;
+                else if (gap < gputime::kKernelWaitThresholdUs)
+                    kernel += gap;
+                else
+                    other += gap;
+            }
+            QVERIFY2(std::abs(row.hostWaitUs - host) < 0.5,
+                     qPrintable(QString("%1 vs %2").arg(row.hostWaitUs).arg(host)));
+            QVERIFY2(std::abs(row.kernelWaitUs - kernel) < 0.5,
+                     qPrintable(QString("%1 vs %2").arg(row.kernelWaitUs).arg(kernel)));
+            QVERIFY(std::abs(row.otherUs - other) < 0.5);
+        }
+
+        // Kernel types partition the GPU-busy time; computation counts every compute kernel.
+        double typed = 0;
+        int64_t computeKernels = 0;
+        for (const gputime::KernelTypeTime &k : report.kernelTypes) {
+            typed += k.sumUs;
+            if (k.type == "COMPUTATION")
+                computeKernels = k.count;
+        }
+        std::vector<std::pair<double, double>> everything;
+        int64_t rawCompute = 0;
+        for (const Ev &e : raw.gpu) {
+            everything.push_back({e.ts, e.end});
+            rawCompute += isCompute(e);
+        }
+        // Busy time summed over devices (a type's time is the union across them).
+        QVERIFY(std::abs(typed - unionLength(everything)) < 1.0);
+        QCOMPARE(computeKernels, rawCompute);
+    }
+
+    // The launch queue of the resnet50 trace's stream 7, replayed from the raw launch calls.
+    void queueLengthAndLaunches()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kResnet);
+        const Raw raw = readRaw(kResnet);
+        static const std::set<QString> queueing = {"cudaLaunchKernel", "cudaLaunchKernelExC",
+                                                   "cudaMemcpyAsync", "cudaMemsetAsync",
+                                                   "cuLaunchKernel", "cuLaunchKernelEx"};
+        std::vector<std::pair<double, int>> points;
+        double maxDelay = 0;
+        size_t launches = 0;
+        for (const Ev &g : raw.gpu) {
+            const auto launch = raw.runtimeByCorrelation.find(g.correlation);
+            if (launch == raw.runtimeByCorrelation.end() || !queueing.count(launch->second.name))
+                continue;
+            points.push_back({launch->second.ts, +1});
+            points.push_back({g.ts, -1});
+            ++launches;
+            maxDelay = std::max(maxDelay, std::max(0.0, g.ts - launch->second.end));
+        }
+        std::stable_sort(points.begin(), points.end(), [](const auto &a, const auto &b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
+        std::vector<double> values;
+        double length = 0, sum = 0;
+        for (const auto &p : points) {
+            length += p.second;
+            values.push_back(length);
+            sum += length;
+        }
+        const double mean = sum / double(values.size());
+
+        auto loaded = loadTrace(kResnet.toStdString());
+        QVERIFY(loaded);
+        const auto index = pytorch::buildKinetoIndex(*loaded.value());
+        const gputime::GpuTimeReport report = gputime::gpuTimeReport(*loaded.value(), index);
+        QCOMPARE(report.queueLength.size(), size_t(1));
+        const gputime::QueueLength &q = report.queueLength.front();
+        QCOMPARE(q.count, int64_t(values.size()));
+        QVERIFY(std::abs(q.mean - mean) < 1e-9);
+        QCOMPARE(q.max, *std::max_element(values.begin(), values.end()));
+        QCOMPARE(q.min, *std::min_element(values.begin(), values.end()));
+        QCOMPARE(q.blockedUs, 0.0); // never near CUDA's 1,024 queued launches
+        double squares = 0;
+        for (double v : values)
+            squares += (v - mean) * (v - mean);
+        QVERIFY(std::abs(q.std - std::sqrt(squares / double(values.size() - 1))) < 1e-9);
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        const size_t n = sorted.size();
+        QCOMPARE(q.p50, n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+
+        QCOMPARE(report.launches.size(), launches);
+        double reportedMax = 0;
+        for (const gputime::LaunchStat &l : report.launches)
+            reportedMax = std::max(reportedMax, l.launchDelayUs);
+        QVERIFY(std::abs(reportedMax - maxDelay) < 0.01);
+    }
+
+    // The CLI's JSON keys (a contract read by scripts) and a step window.
+    void cliJson()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kResnet);
+        const auto run = clitest::runCli({"gpu-time", kResnet, "--step", "7", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value("window").toString(), QString("ProfilerStep#7"));
+        const QJsonObject t = o.value("temporal").toArray().first().toObject();
+        for (const char *key : {"device", "rank", "total_us", "idle_us", "compute_us",
+                                "non_compute_us", "idle_pct", "compute_pct", "non_compute_pct"})
+            QVERIFY2(t.contains(key), key);
+        QVERIFY(std::abs(t.value("idle_pct").toDouble() + t.value("compute_pct").toDouble()
+                         + t.value("non_compute_pct").toDouble() - 100.0) < 1e-6);
+        for (const char *key : {"host_wait_us", "kernel_wait_us", "other_us"})
+            QVERIFY2(o.value("idle").toArray().first().toObject().contains(key), key);
+        for (const char *key : {"type", "sum_us", "count"})
+            QVERIFY2(o.value("kernel_types").toArray().first().toObject().contains(key), key);
+        for (const char *key : {"correlation", "cpu_duration_us", "gpu_duration_us", "launch_delay_us"})
+            QVERIFY2(o.value("launches").toArray().first().toObject().contains(key), key);
+        for (const char *key : {"device", "stream", "count", "mean", "std", "min", "p50", "max", "blocked_us"})
+            QVERIFY2(o.value("queue_length").toArray().first().toObject().contains(key), key);
+        // A step that is not there is an error naming the file.
+        const auto missing = clitest::runCli({"gpu-time", kResnet, "--step", "999"});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY(missing.err.contains("ProfilerStep#999"));
+    }
+};
+
+QTEST_MAIN(TestGpuTime)
+#include "tst_gputime.moc"

@@ -7,6 +7,7 @@
 #include "core/query/search.h"
 #include "views/flamegraph/flamegraphpanel.h"
 #include "views/panels/distributed/distributedpanel.h"
+#include "views/panels/gputime/gputimepanel.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
@@ -54,6 +55,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     addPanel<views::FrameworkOpStatsPanel>(QStringLiteral("FrameworkOpStatsDock"),
                                            tr("Framework Op Stats"));
     addPanel<views::KernelStatsPanel>(QStringLiteral("KernelStatsDock"), tr("Kernel Stats"));
+    addPanel<views::GpuTimePanel>(QStringLiteral("GpuTimeDock"), tr("GPU Time"));
     addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
                                         tr("Memory Profile"));
     addPanel<views::MemoryViewerPanel>(QStringLiteral("MemoryViewerDock"), tr("Memory Viewer"));

@@ -54,7 +54,7 @@ void TstAnalysisDocks::docksExistAndStartEmpty()
     for (QDockWidget *dock : window.analysisDocks()->docks())
         names << dock->objectName();
     QCOMPARE(names, (QStringList{"OverviewDock", "InputPipelineDock", "OpProfileDock",
-                                 "FrameworkOpStatsDock", "KernelStatsDock", "MemoryProfileDock",
+                                 "FrameworkOpStatsDock", "KernelStatsDock", "GpuTimeDock", "MemoryProfileDock",
                                  "MemoryViewerDock", "PodViewerDock", "TfDataDock",
                                  "DistributedDock", "QueryDock", "PivotDock", "FlameGraphDock"}));
     QVERIFY(!window.analysisDocks()->cache());

@@ -83,7 +83,7 @@ private slots:
         QVERIFY(bar);
         QTRY_COMPARE(titles(bar),
                      (QStringList{"Overview", "Framework Op Stats", "Kernel Stats",
-                                  "Memory Profile", "Distributed", "Query", "Pivot",
+                                  "GPU Time", "Memory Profile", "Distributed", "Query", "Pivot",
                                   "Flame Graph", "Input Pipeline", "Op Profile", "Memory Viewer",
                                   "Pod Viewer", "tf.data Bottleneck"}));
         for (const QString &title : {"Input Pipeline", "Op Profile", "Memory Viewer", "Pod Viewer",
@@ -134,6 +134,8 @@ private slots:
         QVERIFY(tip(bar, "Kernel Stats").contains("no GPU"));
         QVERIFY(!greyed(bar, "Op Profile"));
         QVERIFY(titles(bar).indexOf("Kernel Stats") > titles(bar).indexOf("Flame Graph"));
+        // GPU Time reads PyTorch launches: greyed on an XSpace profile.
+        QVERIFY(greyed(bar, "GPU Time"));
     }
 
 private:

@@ -262,6 +262,8 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
         for (uint32_t a : index.activitiesOf(r)) {
             const KinetoActivity &act = index.activities[a];
             LaunchStat l;
+            l.call = rt.ref;
+            l.activity = act.ref;
             l.correlation = rt.correlation;
             l.runtime = std::string(name);
             l.kernel = std::string(trace.name(act.ref));

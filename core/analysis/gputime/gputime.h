@@ -76,6 +76,8 @@ struct KernelTypeTime
 
 struct LaunchStat
 {
+    SliceRef call;     // the launch call on its host thread
+    SliceRef activity; // the GPU work it launched
     int64_t correlation = 0;
     std::string runtime; // the launch call's name
     std::string kernel;  // its GPU activity's name

@@ -1,0 +1,111 @@
+// The GPU Time panel on a real PyTorch trace: the temporal row shows the idle share of the
+// device's active span derived here from the raw JSON (union of its GPU events), the idle-cause
+// note states the 30 us threshold, and clicking a launch outlier shows its launch call.
+
+#include "../core/support/kinetofixtures.h"
+
+#include "core/analysis/analysiscache.h"
+#include "core/io/traceloader.h"
+#include "views/panels/gputime/gputimepanel.h"
+
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QtTest>
+
+#include <algorithm>
+#include <set>
+
+using namespace tracedesk;
+
+namespace {
+
+const QString kResnet = QString(TRACEDESK_SHARED_FIXTURES)
+                        + "/chrome_json/kineto__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
+
+// Idle percent of the GPU's span: 100 * (span - union) / span over kernels, memcpys, memsets.
+double rawIdlePercent(const QString &path)
+{
+    static const std::set<QString> cats = {"kernel", "Kernel", "gpu_memcpy", "Memcpy",
+                                           "gpu_memset", "Memset"};
+    std::vector<std::pair<double, double>> r;
+    for (const QJsonValue &v : testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e.value("ph").toString() == "X" && cats.count(e.value("cat").toString()))
+            r.push_back({e.value("ts").toDouble(), e.value("ts").toDouble() + e.value("dur").toDouble()});
+    }
+    std::sort(r.begin(), r.end());
+    double busy = 0, start = r.front().first, end = r.front().second, last = end;
+    for (const auto &[s, e] : r) {
+        if (s > end) {
+            busy += end - start;
+            start = s;
+        }
+        end = std::max(end, e);
+        last = std::max(last, e);
+    }
+    busy += end - start;
+    const double span = last - r.front().first;
+    return 100.0 * (span - busy) / span;
+}
+
+} // namespace
+
+class TstGpuTimePanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void showsWhyTheGpuWaits()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kResnet);
+        auto loaded = core::loadTrace(kResnet.toStdString());
+        QVERIFY(loaded);
+        auto cache = std::make_shared<core::analysis::AnalysisCache>(loaded.value());
+        views::GpuTimePanel panel;
+        panel.resize(1400, 1200);
+        panel.show();
+        QSignalSpy done(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(cache);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+
+        QCOMPARE(panel.temporalModel()->rowCount(), 1);
+        const double idle = panel.temporalModel()->item(0, 3)->data(Qt::UserRole + 1).toDouble();
+        QVERIFY2(std::abs(idle - rawIdlePercent(kResnet)) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(idle).arg(rawIdlePercent(kResnet))));
+        QVERIFY(panel.statusText().contains(QString::number(idle, 'f', 1) + " %"));
+        QVERIFY(panel.idleModel()->rowCount() >= 1);
+        QVERIFY(panel.typeModel()->rowCount() >= 1);
+
+        // A launch outlier, clicked, names its launch call on the timeline.
+        QTableView *view = panel.launchView();
+        QVERIFY(view->model()->rowCount() > 0);
+        std::vector<core::SliceRef> activated;
+        connect(&panel, &views::GpuTimePanel::sliceActivated, this,
+                [&activated](core::SliceRef s) { activated.push_back(s); });
+        view->scrollTo(view->model()->index(0, 0));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                          view->visualRect(view->model()->index(0, 0)).center());
+        QCOMPARE(activated.size(), size_t(1));
+        const core::SliceRef slice = activated.front();
+        const QString call = view->model()->index(0, 1).data().toString();
+        QCOMPARE(QString::fromStdString(std::string(loaded.value()->name(slice))), call);
+    }
+
+    void notForOtherProfiles()
+    {
+        auto trace = testsupport::loadText("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", "
+                                           "\"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5}]}");
+        QVERIFY(trace);
+        // A plain Chrome trace (no Kineto markers) is not a PyTorch profile.
+        const QString why = views::GpuTimePanel::notApplicableReason(*trace);
+        if (!why.isEmpty())
+            QVERIFY(why.contains("PyTorch"));
+        views::GpuTimePanel panel;
+        panel.setAnalyses(nullptr);
+        QCOMPARE(panel.statusText(), QStringLiteral("No trace loaded."));
+    }
+};
+
+QTEST_MAIN(TstGpuTimePanel)
+#include "tst_gputimepanel.moc"

@@ -1,0 +1,69 @@
+#pragma once
+
+// GpuTimePanel: why the GPU waits, for a PyTorch profiler trace (core/analysis/gputime): the
+// temporal breakdown per device, the idle gaps per stream by cause (with the 30 us kernel-wait
+// threshold stated), kernel time by type and overlap, the launch outliers (runtime over 50 us or
+// launch delay over 100 us; a click shows the launch on the timeline) and the launch queue per
+// stream. Computed on a worker when the panel is first shown; GUI thread only.
+
+#include "core/analysis/analysiscache.h"
+#include "views/panels/common/panelcompute.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QStandardItemModel;
+class QTableView;
+
+namespace tracedesk::core::analysis::gputime {
+struct GpuTimeReport;
+}
+
+namespace tracedesk::views {
+
+class GpuTimePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit GpuTimePanel(QWidget *parent = nullptr);
+    ~GpuTimePanel() override;
+
+    void setAnalyses(core::analysis::AnalysisCachePtr cache);
+    bool isComputing() const { return m_compute.busy(); }
+    // Why the panel has nothing for `trace` (not a PyTorch trace, no GPU work), or empty.
+    static QString notApplicableReason(const core::Trace &trace);
+
+    QString statusText() const;
+    QStandardItemModel *temporalModel() const { return m_temporal; }
+    QStandardItemModel *idleModel() const { return m_idle; }
+    QStandardItemModel *typeModel() const { return m_types; }
+    QStandardItemModel *launchModel() const { return m_launches; }
+    QStandardItemModel *queueModel() const { return m_queue; }
+    QTableView *launchView() const { return m_launchView; }
+
+signals:
+    void computed();
+    void sliceActivated(tracedesk::core::SliceRef slice);
+
+private:
+    using ReportPtr = std::shared_ptr<const core::analysis::gputime::GpuTimeReport>;
+    void showReport(ReportPtr report);
+
+    core::analysis::AnalysisCachePtr m_cache;
+    ReportPtr m_report;
+    QLabel *m_status = nullptr;
+    QStandardItemModel *m_temporal = nullptr;
+    QStandardItemModel *m_idle = nullptr;
+    QStandardItemModel *m_types = nullptr;
+    QStandardItemModel *m_launches = nullptr;
+    QStandardItemModel *m_queue = nullptr;
+    QTableView *m_launchView = nullptr;
+    QList<QTableView *> m_views;
+    PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};
+};
+
+} // namespace tracedesk::views

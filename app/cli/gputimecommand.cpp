@@ -84,6 +84,17 @@ void writeJson(const GpuTimeReport &r, int64_t rank)
             .value("blocked_us", q.blockedUs)
             .endObject();
     }
+    j.endArray().beginArray("op_kernels");
+    for (const OpKernelSequence &o : r.opKernels) {
+        j.beginObject().value("op_name", o.op).beginArray("kernels");
+        for (const std::string &k : o.kernels)
+            j.value({}, k);
+        j.endArray()
+            .value("occurrences", o.occurrences)
+            .value("op_to_launch_us", o.opToLaunchUs)
+            .value("launch_to_kernel_us", o.launchToKernelUs)
+            .endObject();
+    }
     j.endArray().endObject();
     std::printf("%s\n", j.text().c_str());
 }
@@ -117,6 +128,13 @@ void writeText(const GpuTimeReport &r)
     std::printf("\nLaunches: %zu; runtime over %.0f us: %zu; launch delay over %.0f us: %zu\n",
                 r.launches.size(), kRuntimeOutlierUs, runtimeOutliers, kLaunchDelayOutlierUs,
                 delayOutliers);
+    std::printf("\nOperators and their kernel sequences (top 10 by occurrences):\n");
+    for (size_t i = 0; i < r.opKernels.size() && i < 10; ++i) {
+        const OpKernelSequence &o = r.opKernels[i];
+        std::printf("  %6lld x %-32s %zu kernel(s), op-to-launch %.1f us, launch-to-kernel %.1f us\n",
+                    static_cast<long long>(o.occurrences), o.op.c_str(), o.kernels.size(),
+                    o.opToLaunchUs, o.launchToKernelUs);
+    }
     std::printf("\nLaunch queue length per stream:\n  %-8s %-8s %8s %8s %8s %6s %6s %6s %12s\n",
                 "device", "stream", "points", "mean", "std", "min", "p50", "max", "blocked us");
     for (const QueueLength &q : r.queueLength)

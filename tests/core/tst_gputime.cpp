@@ -250,6 +250,89 @@ private slots:
         QVERIFY(std::abs(reportedMax - maxDelay) < 0.01);
     }
 
+    // Each launch belongs to the latest-starting aten:: operator on its thread that holds it
+    // (of two starting together, the inner one); the operator's launched kernels, in launch
+    // order, make its sequence. Counted here from the raw events.
+    void opKernelSequences()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kResnet);
+        struct Op
+        {
+            double ts, end;
+            QString name;
+        };
+        std::map<QString, std::vector<Op>> opsByThread;
+        struct Launch
+        {
+            double ts, end;
+            QString thread;
+            qint64 correlation;
+        };
+        std::vector<Launch> launches;
+        std::map<qint64, std::vector<std::pair<double, QString>>> kernelsByCorrelation;
+        static const std::set<QString> gpuCats = {"kernel", "Kernel", "gpu_memcpy", "Memcpy",
+                                                  "gpu_memset", "Memset"};
+        for (const QJsonValue &v : testsupport::readFixtureObject(kResnet).value("traceEvents").toArray()) {
+            const QJsonObject e = v.toObject();
+            if (e.value("ph").toString() != "X")
+                continue;
+            const QString cat = e.value("cat").toString();
+            const QString thread = e.value("pid").toVariant().toString() + "/"
+                                   + e.value("tid").toVariant().toString();
+            const double ts = e.value("ts").toDouble(), end = ts + e.value("dur").toDouble();
+            const qint64 correlation = e.value("args").toObject().value("correlation").toInteger(-1);
+            if ((cat == "Operator" || cat == "cpu_op") && e.value("name").toString().startsWith("aten::"))
+                opsByThread[thread].push_back({ts, end, e.value("name").toString()});
+            else if (cat == "Runtime" || cat == "cuda_runtime")
+                launches.push_back({ts, end, thread, correlation});
+            else if (gpuCats.count(cat))
+                kernelsByCorrelation[correlation].push_back({ts, e.value("name").toString()});
+        }
+        // Operator instance -> its kernels in launch order.
+        std::map<std::pair<QString, size_t>, std::vector<std::pair<double, QString>>> byInstance;
+        for (const Launch &l : launches) {
+            const auto kernels = kernelsByCorrelation.find(l.correlation);
+            if (kernels == kernelsByCorrelation.end())
+                continue;
+            const auto &ops = opsByThread[l.thread];
+            size_t best = SIZE_MAX;
+            for (size_t i = 0; i < ops.size(); ++i) {
+                if (ops[i].ts <= l.ts && ops[i].end >= l.end
+                    && (best == SIZE_MAX || ops[i].ts > ops[best].ts
+                        || (ops[i].ts == ops[best].ts && ops[i].end < ops[best].end)))
+                    best = i;
+            }
+            if (best == SIZE_MAX)
+                continue;
+            auto &seq = byInstance[{l.thread, best}];
+            for (const auto &k : kernels->second)
+                seq.push_back({l.ts, k.second});
+        }
+        std::map<std::pair<QString, QStringList>, qint64> expected;
+        for (auto &[instance, seq] : byInstance) {
+            std::stable_sort(seq.begin(), seq.end(),
+                             [](const auto &a, const auto &b) { return a.first < b.first; });
+            QStringList names;
+            for (const auto &k : seq)
+                names << k.second;
+            ++expected[{opsByThread[instance.first][instance.second].name, names}];
+        }
+
+        auto loaded = loadTrace(kResnet.toStdString());
+        QVERIFY(loaded);
+        const auto index = pytorch::buildKinetoIndex(*loaded.value());
+        const gputime::GpuTimeReport report = gputime::gpuTimeReport(*loaded.value(), index);
+        std::map<std::pair<QString, QStringList>, qint64> got;
+        for (const gputime::OpKernelSequence &o : report.opKernels) {
+            QStringList names;
+            for (const std::string &k : o.kernels)
+                names << QString::fromStdString(k);
+            got[{QString::fromStdString(o.op), names}] = o.occurrences;
+        }
+        QCOMPARE(got.size(), expected.size());
+        QVERIFY(got == expected);
+    }
+
     // The CLI's JSON keys (a contract read by scripts) and a step window.
     void cliJson()
     {

@@ -76,6 +76,7 @@ private slots:
         QVERIFY(panel.statusText().contains(QString::number(idle, 'f', 1) + " %"));
         QVERIFY(panel.idleModel()->rowCount() >= 1);
         QVERIFY(panel.typeModel()->rowCount() >= 1);
+        QVERIFY(panel.opKernelModel()->rowCount() > 0);
 
         // A launch outlier, clicked, names its launch call on the timeline.
         QTableView *view = panel.launchView();

@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string_view>
 
@@ -219,6 +220,100 @@ std::vector<QueueLength> queueLengths(const Trace &trace, const KinetoIndex &ind
     return out;
 }
 
+std::vector<OpKernelSequence> opKernelSequences(const Trace &trace, const KinetoIndex &index,
+                                                const std::optional<TimeWindow> &window)
+{
+    struct Key
+    {
+        std::string op;
+        std::vector<std::string> kernels;
+        auto operator<=>(const Key &) const = default;
+    };
+    struct Sums
+    {
+        int64_t occurrences = 0;
+        double opToLaunch = 0;
+        int64_t launches = 0;
+        double launchToKernel = 0;
+        int64_t kernels = 0;
+    };
+    std::map<Key, Sums> groups;
+    for (const pytorch::KinetoThread &thread : index.threads) {
+        // Per thread, launches in start order against a stack of the open aten:: operators
+        // (nodes come parents first), so the top holding a launch is the latest-starting one.
+        std::vector<uint32_t> open;
+        uint32_t n = thread.nodeBegin;
+        // The launches of each operator instance, in order; flushed when the operator closes.
+        std::map<uint32_t, std::vector<uint32_t>> launchesOf;
+        auto flush = [&](uint32_t node) {
+            auto it = launchesOf.find(node);
+            if (it == launchesOf.end())
+                return;
+            Key key{std::string(trace.name(index.nodes[node].ref)), {}};
+            Sums delays;
+            for (uint32_t r : it->second) {
+                const KinetoRuntime &rt = index.runtimes[r];
+                delays.opToLaunch += us(rt.start - index.nodes[node].start);
+                ++delays.launches;
+                for (uint32_t a : index.activitiesOf(r)) {
+                    key.kernels.emplace_back(trace.name(index.activities[a].ref));
+                    delays.launchToKernel += us(index.activities[a].start - rt.start);
+                    ++delays.kernels;
+                }
+            }
+            Sums &g = groups[key];
+            ++g.occurrences;
+            g.opToLaunch += delays.opToLaunch;
+            g.launches += delays.launches;
+            g.launchToKernel += delays.launchToKernel;
+            g.kernels += delays.kernels;
+            launchesOf.erase(it);
+        };
+        auto closeBefore = [&](TimePs t) {
+            while (!open.empty() && index.nodes[open.back()].end <= t) {
+                flush(open.back());
+                open.pop_back();
+            }
+        };
+        for (uint32_t r = thread.runtimeBegin; r < thread.runtimeEnd; ++r) {
+            const KinetoRuntime &rt = index.runtimes[r];
+            for (; n < thread.nodeEnd && index.nodes[n].start <= rt.start; ++n) {
+                closeBefore(index.nodes[n].start);
+                if (trace.name(index.nodes[n].ref).starts_with("aten::"))
+                    open.push_back(n);
+            }
+            closeBefore(rt.start);
+            if (index.activitiesOf(r).empty() || !inWindow(rt.start, window))
+                continue;
+            for (auto it = open.rbegin(); it != open.rend(); ++it) {
+                if (index.nodes[*it].end >= rt.end) {
+                    launchesOf[*it].push_back(r);
+                    break;
+                }
+            }
+        }
+        closeBefore(std::numeric_limits<TimePs>::max());
+        for (auto it = open.rbegin(); it != open.rend(); ++it)
+            flush(*it);
+        while (!launchesOf.empty())
+            flush(launchesOf.begin()->first);
+    }
+    std::vector<OpKernelSequence> out;
+    for (auto &[key, g] : groups) {
+        OpKernelSequence s;
+        s.op = key.op;
+        s.kernels = key.kernels;
+        s.occurrences = g.occurrences;
+        s.opToLaunchUs = g.launches ? g.opToLaunch / double(g.launches) : 0.0;
+        s.launchToKernelUs = g.kernels ? g.launchToKernel / double(g.kernels) : 0.0;
+        out.push_back(std::move(s));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) {
+        return a.occurrences > b.occurrences;
+    });
+    return out;
+}
+
 } // namespace
 
 const char *kernelTypeName(KernelType type)
@@ -277,6 +372,7 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
         }
     }
     report.queueLength = queueLengths(trace, index, window);
+    report.opKernels = opKernelSequences(trace, index, window);
     return report;
 }
 

@@ -104,6 +104,18 @@ struct QueueLength
     double blockedUs = 0; // time at or above kMaxLaunchQueue
 };
 
+// One operator and the kernels it launched, over every call that launched exactly this
+// sequence (HTA's get_aten_op_kernels_and_delay): the operator of a launch is the latest-starting
+// `aten::` operator on the launch's thread that holds the whole launch call.
+struct OpKernelSequence
+{
+    std::string op;
+    std::vector<std::string> kernels; // in launch order
+    int64_t occurrences = 0;
+    double opToLaunchUs = 0;   // mean of (each launch's start - the operator's start)
+    double launchToKernelUs = 0; // mean of (each kernel's start - its launch's start)
+};
+
 struct GpuTimeReport
 {
     std::vector<TemporalBreakdown> temporal; // by device
@@ -111,6 +123,7 @@ struct GpuTimeReport
     std::vector<KernelTypeTime> kernelTypes; // by time, descending
     std::vector<LaunchStat> launches;        // by launch start
     std::vector<QueueLength> queueLength;    // by device, stream
+    std::vector<OpKernelSequence> opKernels; // by occurrences, descending
     std::string window;                      // "whole trace" or the step's name
 };
 

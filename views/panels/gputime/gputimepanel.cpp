@@ -126,6 +126,19 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
         if (m_report && row >= 0 && size_t(row) < m_report->launches.size())
             emit sliceActivated(m_report->launches[size_t(row)].call);
     });
+    m_opKernels = new QStandardItemModel(0, 5, this);
+    m_opKernels->setHorizontalHeaderLabels({tr("Operator"), tr("Kernels launched"),
+                                            tr("Occurrences"), tr("Op to launch (us)"),
+                                            tr("Launch to kernel (us)")});
+    QTableView *ops = addTable(layout, body, tr("Operators and their kernels"), m_opKernels,
+                               tr("Each aten operator with the kernels one call launched; the "
+                                  "mean delay from the operator's start to each launch, and from "
+                                  "each launch to its kernel's start."));
+    ops->sortByColumn(2, Qt::DescendingOrder);
+    ops->setTextElideMode(Qt::ElideMiddle);
+    ops->setColumnWidth(0, 260);
+    ops->setColumnWidth(1, 520);
+    m_views << ops;
     m_queue = new QStandardItemModel(0, 9, this);
     m_queue->setHorizontalHeaderLabels({tr("Device"), tr("Stream"), tr("Points"), tr("Mean"),
                                         tr("Std"), tr("Min"), tr("Median"), tr("Max"),
@@ -157,7 +170,7 @@ void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
     m_compute.cancel();
     m_cache = std::move(cache);
     m_report.reset();
-    for (QStandardItemModel *m : {m_temporal, m_idle, m_types, m_launches, m_queue})
+    for (QStandardItemModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
         m->removeRows(0, m->rowCount());
     if (!m_cache) {
         m_status->setText(tr("No trace loaded."));
@@ -224,6 +237,16 @@ void GpuTimePanel::showReport(ReportPtr report)
                             numberItem(double(q.count), 0), numberItem(q.mean, 2),
                             numberItem(q.std, 2), numberItem(q.min, 0), numberItem(q.p50, 1),
                             numberItem(q.max, 0), numberItem(q.blockedUs, 1)});
+    for (const OpKernelSequence &o : r.opKernels) {
+        QStringList kernels;
+        for (const std::string &k : o.kernels)
+            kernels << QString::fromStdString(k);
+        QStandardItem *sequence = textItem(kernels.join(QStringLiteral(" → ")));
+        sequence->setToolTip(kernels.join('\n'));
+        m_opKernels->appendRow({textItem(QString::fromStdString(o.op)), sequence,
+                                numberItem(double(o.occurrences), 0), numberItem(o.opToLaunchUs, 1),
+                                numberItem(o.launchToKernelUs, 1)});
+    }
     for (QTableView *view : m_views)
         fitRows(view);
     // The answer first: how much the GPU idled, and mostly why.

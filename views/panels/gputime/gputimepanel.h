@@ -3,8 +3,8 @@
 // GpuTimePanel: why the GPU waits, for a PyTorch profiler trace (core/analysis/gputime): the
 // temporal breakdown per device, the idle gaps per stream by cause (with the 30 us kernel-wait
 // threshold stated), kernel time by type and overlap, the launch outliers (runtime over 50 us or
-// launch delay over 100 us; a click shows the launch on the timeline) and the launch queue per
-// stream. Computed on a worker when the panel is first shown; GUI thread only.
+// launch delay over 100 us; a click shows the launch on the timeline), each aten operator's
+// kernel sequence with its delays, and the launch queue per stream. Computed on a worker when the panel is first shown; GUI thread only.
 
 #include "core/analysis/analysiscache.h"
 #include "views/panels/common/panelcompute.h"
@@ -43,6 +43,7 @@ public:
     QStandardItemModel *typeModel() const { return m_types; }
     QStandardItemModel *launchModel() const { return m_launches; }
     QStandardItemModel *queueModel() const { return m_queue; }
+    QStandardItemModel *opKernelModel() const { return m_opKernels; }
     QTableView *launchView() const { return m_launchView; }
 
 signals:
@@ -61,6 +62,7 @@ private:
     QStandardItemModel *m_types = nullptr;
     QStandardItemModel *m_launches = nullptr;
     QStandardItemModel *m_queue = nullptr;
+    QStandardItemModel *m_opKernels = nullptr;
     QTableView *m_launchView = nullptr;
     QList<QTableView *> m_views;
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};

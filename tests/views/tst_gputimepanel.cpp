@@ -10,6 +10,7 @@
 
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QPushButton>
 #include <QTableView>
 #include <QtTest>
 
@@ -91,6 +92,18 @@ private slots:
         const core::SliceRef slice = activated.front();
         const QString call = view->model()->index(0, 1).data().toString();
         QCOMPARE(QString::fromStdString(std::string(loaded.value()->name(slice))), call);
+
+        // "Outline all" outlines every outlier's launch call at once.
+        std::shared_ptr<const std::vector<core::SliceRef>> outlined;
+        connect(&panel, &views::GpuTimePanel::rangeActivated, this,
+                [&outlined](core::TimePs, core::TimePs, const QString &,
+                            std::shared_ptr<const std::vector<core::SliceRef>> refs) {
+                    outlined = std::move(refs);
+                });
+        QVERIFY(panel.outlineButton()->isEnabled());
+        QTest::mouseClick(panel.outlineButton(), Qt::LeftButton);
+        QVERIFY(outlined);
+        QCOMPARE(int(outlined->size()), panel.launchModel()->rowCount());
     }
 
     void notForOtherProfiles()

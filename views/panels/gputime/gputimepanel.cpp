@@ -9,6 +9,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -119,6 +120,20 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                                 .arg(kRuntimeOutlierUs)
                                 .arg(kLaunchDelayOutlierUs));
     m_views << m_launchView;
+    m_outline = new QPushButton(tr("Outline all on the timeline"), body);
+    m_outline->setEnabled(false);
+    layout->addWidget(m_outline, 0, Qt::AlignLeft);
+    connect(m_outline, &QPushButton::clicked, this, [this] {
+        if (!m_report || !m_cache)
+            return;
+        auto refs = std::make_shared<std::vector<core::SliceRef>>();
+        for (const LaunchStat &l : m_report->launches) {
+            if (l.runtimeOutlier() || l.delayOutlier())
+                refs->push_back(l.call);
+        }
+        const core::Trace &trace = m_cache->trace();
+        emit rangeActivated(trace.begin, trace.end, tr("launch outliers"), std::move(refs));
+    });
     giveNameColumnTheRoom(m_launchView, 0);
     m_launchView->setTextElideMode(Qt::ElideMiddle);
     connect(m_launchView, &QTableView::clicked, this, [this](const QModelIndex &index) {
@@ -170,6 +185,7 @@ void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
     m_compute.cancel();
     m_cache = std::move(cache);
     m_report.reset();
+    m_outline->setEnabled(false);
     for (QStandardItemModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
         m->removeRows(0, m->rowCount());
     if (!m_cache) {
@@ -232,6 +248,7 @@ void GpuTimePanel::showReport(ReportPtr report)
                                numberItem(l.launchDelayUs, 1),
                                numberItem(double(l.correlation), 0)});
     }
+    m_outline->setEnabled(outliers > 0);
     for (const QueueLength &q : r.queueLength)
         m_queue->appendRow({numberItem(double(q.device), 0), numberItem(double(q.stream), 0),
                             numberItem(double(q.count), 0), numberItem(q.mean, 2),

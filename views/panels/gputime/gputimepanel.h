@@ -13,8 +13,10 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
+class QPushButton;
 class QStandardItemModel;
 class QTableView;
 
@@ -45,10 +47,15 @@ public:
     QStandardItemModel *queueModel() const { return m_queue; }
     QStandardItemModel *opKernelModel() const { return m_opKernels; }
     QTableView *launchView() const { return m_launchView; }
+    QPushButton *outlineButton() const { return m_outline; }
 
 signals:
     void computed();
     void sliceActivated(tracedesk::core::SliceRef slice);
+    // Outlines `refs` on the timeline, showing [start, end) (every launch outlier at once).
+    void rangeActivated(tracedesk::core::TimePs start, tracedesk::core::TimePs end,
+                        const QString &label,
+                        std::shared_ptr<const std::vector<tracedesk::core::SliceRef>> refs);
 
 private:
     using ReportPtr = std::shared_ptr<const core::analysis::gputime::GpuTimeReport>;
@@ -64,6 +71,7 @@ private:
     QStandardItemModel *m_queue = nullptr;
     QStandardItemModel *m_opKernels = nullptr;
     QTableView *m_launchView = nullptr;
+    QPushButton *m_outline = nullptr;
     QList<QTableView *> m_views;
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};
 };

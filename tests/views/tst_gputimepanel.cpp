@@ -106,6 +106,24 @@ private slots:
         QCOMPARE(int(outlined->size()), panel.launchModel()->rowCount());
     }
 
+    // A merged run of rank traces: the panel says which rank it describes.
+    void saysWhichRank()
+    {
+        const QString run = QString(TRACEDESK_SHARED_FIXTURES) + "/multirank/hta__trace_filter";
+        TRACEDESK_REQUIRE_FIXTURE(run);
+        core::LoadOptions options;
+        options.useCache = false;
+        auto loaded = core::loadTrace(run.toStdString(), nullptr, options);
+        QVERIFY(loaded);
+        views::GpuTimePanel panel;
+        QSignalSpy done(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        QVERIFY2(panel.statusText().startsWith("rank "), qPrintable(panel.statusText()));
+        QVERIFY(panel.statusText().contains(" of "));
+        QVERIFY(panel.statusText().contains("The GPU was idle"));
+    }
+
     void notForOtherProfiles()
     {
         auto trace = testsupport::loadText("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", "

@@ -340,6 +340,7 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
 {
     GpuTimeReport report;
     report.window = window ? window->name : std::string("whole trace");
+    report.scope = index.scope.scopeLabel;
     std::vector<uint32_t> chosen;
     for (uint32_t a = 0; a < index.activities.size(); ++a) {
         const KinetoActivity &act = index.activities[a];

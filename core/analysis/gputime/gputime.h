@@ -125,6 +125,7 @@ struct GpuTimeReport
     std::vector<QueueLength> queueLength;    // by device, stream
     std::vector<OpKernelSequence> opKernels; // by occurrences, descending
     std::string window;                      // "whole trace" or the step's name
+    std::string scope;                       // "rank 3 of 8" for a merged run, else empty
 };
 
 // `window`: only GPU activities starting in it, and launches whose call starts in it.

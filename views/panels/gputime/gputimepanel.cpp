@@ -276,8 +276,13 @@ void GpuTimePanel::showReport(ReportPtr report)
                                 : tr("mostly long gaps with the launch already queued (%1 %)");
         cause = cause.arg(100.0 * top / gaps, 0, 'f', 1);
     }
+    const QString scope = r.scope.empty()
+                              ? QString()
+                              : tr("%1 (the first; gpu-time --rank N for another): ")
+                                    .arg(QString::fromStdString(r.scope));
     m_status->setText(
-        tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %5 launch outliers of %6 "
+        scope
+        + tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %5 launch outliers of %6 "
            "launches.")
             .arg(total > 0 ? 100.0 * idle / total : 0.0, 0, 'f', 1)
             .arg(idle / 1000.0, 0, 'f', 2)

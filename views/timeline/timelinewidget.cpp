@@ -518,6 +518,13 @@ void TimelineWidget::revealSlice(core::SliceRef slice)
 {
     if (!m_trace || !m_trace->valid(slice))
         return;
+    showTrackOf(slice);
+    m_state->selectSlice(slice);
+    centreOn(slice);
+}
+
+void TimelineWidget::showTrackOf(core::SliceRef slice)
+{
     // Wherever the track lives (a hidden track comes back: the user asked to go there).
     if (trackHidden(slice.track))
         setTrackHidden(slice.track, false);
@@ -525,8 +532,6 @@ void TimelineWidget::revealSlice(core::SliceRef slice)
                                                       : m_trace->tracks[slice.track].plane;
     if (planeCollapsed(section))
         setPlaneCollapsed(section, false);
-    m_state->selectSlice(slice);
-    centreOn(slice);
 }
 
 void TimelineWidget::showOpOccurrences(const QString &op, const QStringList &alsoOps)
@@ -592,12 +597,7 @@ void TimelineWidget::scrollToSlice(core::SliceRef slice)
 {
     if (!m_trace || !m_trace->valid(slice))
         return;
-    if (trackHidden(slice.track))
-        setTrackHidden(slice.track, false);
-    const uint32_t section = trackPinned(slice.track) ? kPinnedSection
-                                                      : m_trace->tracks[slice.track].plane;
-    if (planeCollapsed(section))
-        setPlaneCollapsed(section, false);
+    showTrackOf(slice);
     const int top = m_layout.rowTop(slice.track, slice.row);
     const int visible = std::max(0, m_canvas->widget()->height() - kRulerHeight);
     if (top >= 0 && (top < scrollY() || top + TimelineLayout::kRowHeight > scrollY() + visible))

@@ -128,6 +128,8 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    // Unhides the slice's track and expands its section.
+    void showTrackOf(core::SliceRef slice);
     const TimelineGeometry &frame(QSize canvasSize) override;
     void createToolBar();
     void connectSearch();

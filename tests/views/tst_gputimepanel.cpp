@@ -7,9 +7,9 @@
 #include "core/analysis/analysiscache.h"
 #include "core/io/traceloader.h"
 #include "views/panels/gputime/gputimepanel.h"
+#include "views/panels/overview/analysistablemodel.h"
 
 #include <QSignalSpy>
-#include <QStandardItemModel>
 #include <QPushButton>
 #include <QTableView>
 #include <QtTest>
@@ -71,7 +71,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
 
         QCOMPARE(panel.temporalModel()->rowCount(), 1);
-        const double idle = panel.temporalModel()->item(0, 3)->data(Qt::UserRole + 1).toDouble();
+        const double idle = panel.temporalModel()->value(0, 3).toDouble();
         QVERIFY2(std::abs(idle - rawIdlePercent(kResnet)) < 0.01,
                  qPrintable(QString("%1 vs %2").arg(idle).arg(rawIdlePercent(kResnet))));
         QVERIFY(panel.statusText().contains(QString::number(idle, 'f', 1) + " %"));

@@ -5,15 +5,15 @@
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "views/common/namecolumn.h"
 #include "views/panels/common/rowtable.h"
+#include "views/panels/overview/analysistablemodel.h"
+#include "views/panels/overview/overviewpanel.h"
 
-#include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
-#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -23,42 +23,34 @@ namespace {
 
 using namespace core::analysis::gputime;
 
-constexpr int kSortRole = Qt::UserRole + 1;
-constexpr int kRowRole = Qt::UserRole + 2; // a launch row's index in the report
-
-QStandardItem *textItem(const QString &text)
-{
-    auto *item = new QStandardItem(text);
-    item->setData(text, kSortRole);
-    item->setEditable(false);
-    return item;
-}
-
-QStandardItem *numberItem(double value, int decimals)
-{
-    auto *item = new QStandardItem(QString::number(value, 'f', decimals));
-    item->setData(value, kSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
-}
-
+// A card with an explanatory line above its table (sortable on raw values, whole rows).
 QTableView *addTable(QVBoxLayout *layout, QWidget *parent, const QString &title,
-                     QStandardItemModel *model, const QString &note = {})
+                     AnalysisTableModel *model, const QString &note = {})
 {
-    auto *box = new QGroupBox(title, parent);
-    auto *v = new QVBoxLayout(box);
+    auto *content = new QWidget(parent);
+    auto *v = new QVBoxLayout(content);
+    v->setContentsMargins(0, 0, 0, 0);
     if (!note.isEmpty()) {
-        auto *label = new QLabel(note, box);
+        auto *label = new QLabel(note, content);
         label->setWordWrap(true);
         v->addWidget(label);
     }
-    QTableView *view = makeRowTable(makeTableProxy(model, kSortRole, -1, box), box);
+    QTableView *view = makeRowTable(
+        makeTableProxy(model, AnalysisTableModel::kSortRole, -1, content), content);
     view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     v->addWidget(view);
-    layout->addWidget(box);
+    layout->addWidget(makeCard(title, content, parent));
     return view;
+}
+
+AnalysisTableModel *tableModel(QStringList headers, std::initializer_list<std::pair<int, int>> decimals,
+                               QObject *parent)
+{
+    auto *model = new AnalysisTableModel(std::move(headers), parent);
+    for (const auto &[column, places] : decimals)
+        model->setDecimals(column, places);
+    return model;
 }
 
 // As tall as its rows (up to a dozen, then it scrolls): a one-row table is not a tall empty box.
@@ -68,6 +60,11 @@ void fitRows(QTableView *view)
     view->setFixedHeight(view->horizontalHeader()->height()
                          + rows * view->verticalHeader()->defaultSectionSize()
                          + 2 * view->frameWidth() + view->horizontalScrollBar()->sizeHint().height());
+}
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
 }
 
 } // namespace
@@ -87,31 +84,28 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 
-    m_temporal = new QStandardItemModel(0, 8, this);
-    m_temporal->setHorizontalHeaderLabels({tr("Device"), tr("Span (us)"), tr("Idle (us)"),
-                                           tr("Idle %"), tr("Compute (us)"), tr("Compute %"),
-                                           tr("Non-compute (us)"), tr("Non-compute %")});
+    m_temporal = tableModel({tr("Device"), tr("Span (us)"), tr("Idle (us)"), tr("Idle %"),
+                             tr("Compute (us)"), tr("Compute %"), tr("Non-compute (us)"),
+                             tr("Non-compute %")},
+                            {{1, 1}, {2, 1}, {3, 2}, {4, 1}, {5, 2}, {6, 1}, {7, 2}}, this);
     m_views << addTable(layout, body, tr("Temporal breakdown"), m_temporal,
-             tr("From the first to the last GPU activity of each device: idle (no activity), "
-                "compute (computation kernels) and non-compute (communication and memory "
-                "kernels not overlapped by computation)."));
-    m_idle = new QStandardItemModel(0, 6, this);
-    m_idle->setHorizontalHeaderLabels({tr("Device"), tr("Stream"), tr("Gaps"),
-                                       tr("Host wait (us)"), tr("Kernel wait (us)"),
-                                       tr("Other (us)")});
+                        tr("From the first to the last GPU activity of each device: idle (no "
+                           "activity), compute (computation kernels) and non-compute "
+                           "(communication and memory kernels not overlapped by computation)."));
+    m_idle = tableModel({tr("Device"), tr("Stream"), tr("Gaps"), tr("Host wait (us)"),
+                         tr("Kernel wait (us)"), tr("Other (us)")},
+                        {{3, 1}, {4, 1}, {5, 1}}, this);
     m_views << addTable(layout, body, tr("Idle time by cause"), m_idle,
-             tr("Each gap between two activities of a stream: host wait when the next launch "
-                "came after the stream went idle; kernel wait when shorter than %1 us; other "
-                "otherwise (HolisticTraceAnalysis's rules).")
-                 .arg(kKernelWaitThresholdUs));
-    m_types = new QStandardItemModel(0, 3, this);
-    m_types->setHorizontalHeaderLabels({tr("Kernel type"), tr("Time (us)"), tr("Kernels")});
+                        tr("Each gap between two activities of a stream: host wait when the "
+                           "next launch came after the stream went idle; kernel wait when "
+                           "shorter than %1 us; other otherwise (HolisticTraceAnalysis's rules).")
+                            .arg(kKernelWaitThresholdUs));
+    m_types = tableModel({tr("Kernel type"), tr("Time (us)"), tr("Kernels")}, {{1, 1}}, this);
     m_views << addTable(layout, body, tr("Kernel time by type"), m_types);
     m_views.back()->sortByColumn(1, Qt::DescendingOrder);
-    m_launches = new QStandardItemModel(0, 6, this);
-    m_launches->setHorizontalHeaderLabels({tr("Kernel"), tr("Launch call"), tr("CPU (us)"),
-                                           tr("GPU (us)"), tr("Launch delay (us)"),
-                                           tr("Correlation")});
+    m_launches = tableModel({tr("Kernel"), tr("Launch call"), tr("CPU (us)"), tr("GPU (us)"),
+                             tr("Launch delay (us)"), tr("Correlation")},
+                            {{2, 1}, {3, 1}, {4, 1}}, this);
     m_launchView = addTable(layout, body, tr("Launch outliers"), m_launches,
                             tr("Launch calls over %1 us or kernels starting over %2 us after "
                                "their launch returned (HolisticTraceAnalysis's cut-offs; a long "
@@ -120,6 +114,14 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                                 .arg(kRuntimeOutlierUs)
                                 .arg(kLaunchDelayOutlierUs));
     m_views << m_launchView;
+    giveNameColumnTheRoom(m_launchView, 0);
+    m_launchView->setTextElideMode(Qt::ElideMiddle);
+    connect(m_launchView, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        const auto *proxy = static_cast<const QSortFilterProxyModel *>(index.model());
+        const int row = proxy->mapToSource(index).row();
+        if (m_report && row >= 0 && size_t(row) < m_outliers.size())
+            emit sliceActivated(m_report->launches[m_outliers[size_t(row)]].call);
+    });
     m_outline = new QPushButton(tr("Outline all on the timeline"), body);
     m_outline->setEnabled(false);
     layout->addWidget(m_outline, 0, Qt::AlignLeft);
@@ -127,24 +129,14 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
         if (!m_report || !m_cache)
             return;
         auto refs = std::make_shared<std::vector<core::SliceRef>>();
-        for (const LaunchStat &l : m_report->launches) {
-            if (l.runtimeOutlier() || l.delayOutlier())
-                refs->push_back(l.call);
-        }
+        for (size_t i : m_outliers)
+            refs->push_back(m_report->launches[i].call);
         const core::Trace &trace = m_cache->trace();
         emit rangeActivated(trace.begin, trace.end, tr("launch outliers"), std::move(refs));
     });
-    giveNameColumnTheRoom(m_launchView, 0);
-    m_launchView->setTextElideMode(Qt::ElideMiddle);
-    connect(m_launchView, &QTableView::clicked, this, [this](const QModelIndex &index) {
-        const int row = index.sibling(index.row(), 0).data(kRowRole).toInt();
-        if (m_report && row >= 0 && size_t(row) < m_report->launches.size())
-            emit sliceActivated(m_report->launches[size_t(row)].call);
-    });
-    m_opKernels = new QStandardItemModel(0, 5, this);
-    m_opKernels->setHorizontalHeaderLabels({tr("Operator"), tr("Kernels launched"),
-                                            tr("Occurrences"), tr("Op to launch (us)"),
-                                            tr("Launch to kernel (us)")});
+    m_opKernels = tableModel({tr("Operator"), tr("Kernels launched"), tr("Occurrences"),
+                              tr("Op to launch (us)"), tr("Launch to kernel (us)")},
+                             {{3, 1}, {4, 1}}, this);
     QTableView *ops = addTable(layout, body, tr("Operators and their kernels"), m_opKernels,
                                tr("Each aten operator with the kernels one call launched; the "
                                   "mean delay from the operator's start to each launch, and from "
@@ -154,14 +146,13 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     ops->setColumnWidth(0, 260);
     ops->setColumnWidth(1, 520);
     m_views << ops;
-    m_queue = new QStandardItemModel(0, 9, this);
-    m_queue->setHorizontalHeaderLabels({tr("Device"), tr("Stream"), tr("Points"), tr("Mean"),
-                                        tr("Std"), tr("Min"), tr("Median"), tr("Max"),
-                                        tr("Blocked (us)")});
+    m_queue = tableModel({tr("Device"), tr("Stream"), tr("Points"), tr("Mean"), tr("Std"),
+                          tr("Min"), tr("Median"), tr("Max"), tr("Blocked (us)")},
+                         {{3, 2}, {4, 2}, {6, 1}, {8, 1}}, this);
     m_views << addTable(layout, body, tr("Launch queue length"), m_queue,
-             tr("Launches queued on a stream and not yet started; blocked is the time at %1 "
-                "queued launches, where CUDA makes the next launch wait.")
-                 .arg(kMaxLaunchQueue));
+                        tr("Launches queued on a stream and not yet started; blocked is the "
+                           "time at %1 queued launches, where CUDA makes the next launch wait.")
+                            .arg(kMaxLaunchQueue));
     layout->addStretch(1);
 }
 
@@ -185,9 +176,10 @@ void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
     m_compute.cancel();
     m_cache = std::move(cache);
     m_report.reset();
+    m_outliers.clear();
     m_outline->setEnabled(false);
-    for (QStandardItemModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
-        m->removeRows(0, m->rowCount());
+    for (AnalysisTableModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
+        m->setRows({});
     if (!m_cache) {
         m_status->setText(tr("No trace loaded."));
         return;
@@ -214,56 +206,53 @@ void GpuTimePanel::showReport(ReportPtr report)
         return;
     }
     double idle = 0, total = 0;
+    std::vector<std::vector<QVariant>> rows;
     for (const TemporalBreakdown &t : r.temporal) {
-        m_temporal->appendRow({numberItem(double(t.device), 0), numberItem(t.totalUs, 1),
-                               numberItem(t.idleUs, 1), numberItem(t.idlePct(), 2),
-                               numberItem(t.computeUs, 1), numberItem(t.computePct(), 2),
-                               numberItem(t.nonComputeUs, 1), numberItem(t.nonComputePct(), 2)});
+        rows.push_back({qlonglong(t.device), t.totalUs, t.idleUs, t.idlePct(), t.computeUs,
+                        t.computePct(), t.nonComputeUs, t.nonComputePct()});
         idle += t.idleUs;
         total += t.totalUs;
     }
+    m_temporal->setRows(std::move(rows));
     double host = 0, kernel = 0, other = 0;
+    rows.clear();
     for (const IdleBreakdown &i : r.idle) {
-        m_idle->appendRow({numberItem(double(i.device), 0), numberItem(double(i.stream), 0),
-                           numberItem(double(i.gaps), 0), numberItem(i.hostWaitUs, 1),
-                           numberItem(i.kernelWaitUs, 1), numberItem(i.otherUs, 1)});
+        rows.push_back({qlonglong(i.device), qlonglong(i.stream), qlonglong(i.gaps), i.hostWaitUs,
+                        i.kernelWaitUs, i.otherUs});
         host += i.hostWaitUs;
         kernel += i.kernelWaitUs;
         other += i.otherUs;
     }
+    m_idle->setRows(std::move(rows));
+    rows.clear();
     for (const KernelTypeTime &k : r.kernelTypes)
-        m_types->appendRow({textItem(QString::fromStdString(k.type)), numberItem(k.sumUs, 1),
-                            numberItem(double(k.count), 0)});
-    size_t outliers = 0;
+        rows.push_back({text(k.type), k.sumUs, qlonglong(k.count)});
+    m_types->setRows(std::move(rows));
+    rows.clear();
     for (size_t i = 0; i < r.launches.size(); ++i) {
         const LaunchStat &l = r.launches[i];
         if (!l.runtimeOutlier() && !l.delayOutlier())
             continue;
-        ++outliers;
-        QStandardItem *name = textItem(QString::fromStdString(l.kernel));
-        name->setData(int(i), kRowRole);
-        name->setToolTip(QString::fromStdString(l.kernel));
-        m_launches->appendRow({name, textItem(QString::fromStdString(l.runtime)),
-                               numberItem(l.cpuDurationUs, 1), numberItem(l.gpuDurationUs, 1),
-                               numberItem(l.launchDelayUs, 1),
-                               numberItem(double(l.correlation), 0)});
+        m_outliers.push_back(i);
+        rows.push_back({text(l.kernel), text(l.runtime), l.cpuDurationUs, l.gpuDurationUs,
+                        l.launchDelayUs, qlonglong(l.correlation)});
     }
-    m_outline->setEnabled(outliers > 0);
+    m_launches->setRows(std::move(rows));
+    m_outline->setEnabled(!m_outliers.empty());
+    rows.clear();
     for (const QueueLength &q : r.queueLength)
-        m_queue->appendRow({numberItem(double(q.device), 0), numberItem(double(q.stream), 0),
-                            numberItem(double(q.count), 0), numberItem(q.mean, 2),
-                            numberItem(q.std, 2), numberItem(q.min, 0), numberItem(q.p50, 1),
-                            numberItem(q.max, 0), numberItem(q.blockedUs, 1)});
+        rows.push_back({qlonglong(q.device), qlonglong(q.stream), qlonglong(q.count), q.mean, q.std,
+                        qlonglong(q.min), q.p50, qlonglong(q.max), q.blockedUs});
+    m_queue->setRows(std::move(rows));
+    rows.clear();
     for (const OpKernelSequence &o : r.opKernels) {
         QStringList kernels;
         for (const std::string &k : o.kernels)
-            kernels << QString::fromStdString(k);
-        QStandardItem *sequence = textItem(kernels.join(QStringLiteral(" → ")));
-        sequence->setToolTip(kernels.join('\n'));
-        m_opKernels->appendRow({textItem(QString::fromStdString(o.op)), sequence,
-                                numberItem(double(o.occurrences), 0), numberItem(o.opToLaunchUs, 1),
-                                numberItem(o.launchToKernelUs, 1)});
+            kernels << text(k);
+        rows.push_back({text(o.op), kernels.join(QStringLiteral(" → ")),
+                        qlonglong(o.occurrences), o.opToLaunchUs, o.launchToKernelUs});
     }
+    m_opKernels->setRows(std::move(rows));
     for (QTableView *view : m_views)
         fitRows(view);
     // The answer first: how much the GPU idled, and mostly why.
@@ -288,7 +277,7 @@ void GpuTimePanel::showReport(ReportPtr report)
             .arg(idle / 1000.0, 0, 'f', 2)
             .arg(total / 1000.0, 0, 'f', 2)
             .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
-            .arg(outliers)
+            .arg(m_outliers.size())
             .arg(r.launches.size()));
     emit computed();
 }

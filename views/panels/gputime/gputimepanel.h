@@ -17,7 +17,6 @@
 
 class QLabel;
 class QPushButton;
-class QStandardItemModel;
 class QTableView;
 
 namespace tracedesk::core::analysis::gputime {
@@ -25,6 +24,8 @@ struct GpuTimeReport;
 }
 
 namespace tracedesk::views {
+
+class AnalysisTableModel;
 
 class GpuTimePanel : public QWidget
 {
@@ -40,12 +41,12 @@ public:
     static QString notApplicableReason(const core::Trace &trace);
 
     QString statusText() const;
-    QStandardItemModel *temporalModel() const { return m_temporal; }
-    QStandardItemModel *idleModel() const { return m_idle; }
-    QStandardItemModel *typeModel() const { return m_types; }
-    QStandardItemModel *launchModel() const { return m_launches; }
-    QStandardItemModel *queueModel() const { return m_queue; }
-    QStandardItemModel *opKernelModel() const { return m_opKernels; }
+    AnalysisTableModel *temporalModel() const { return m_temporal; }
+    AnalysisTableModel *idleModel() const { return m_idle; }
+    AnalysisTableModel *typeModel() const { return m_types; }
+    AnalysisTableModel *launchModel() const { return m_launches; }
+    AnalysisTableModel *queueModel() const { return m_queue; }
+    AnalysisTableModel *opKernelModel() const { return m_opKernels; }
     QTableView *launchView() const { return m_launchView; }
     QPushButton *outlineButton() const { return m_outline; }
 
@@ -64,15 +65,16 @@ private:
     core::analysis::AnalysisCachePtr m_cache;
     ReportPtr m_report;
     QLabel *m_status = nullptr;
-    QStandardItemModel *m_temporal = nullptr;
-    QStandardItemModel *m_idle = nullptr;
-    QStandardItemModel *m_types = nullptr;
-    QStandardItemModel *m_launches = nullptr;
-    QStandardItemModel *m_queue = nullptr;
-    QStandardItemModel *m_opKernels = nullptr;
+    AnalysisTableModel *m_temporal = nullptr;
+    AnalysisTableModel *m_idle = nullptr;
+    AnalysisTableModel *m_types = nullptr;
+    AnalysisTableModel *m_launches = nullptr;
+    AnalysisTableModel *m_queue = nullptr;
+    AnalysisTableModel *m_opKernels = nullptr;
     QTableView *m_launchView = nullptr;
     QPushButton *m_outline = nullptr;
     QList<QTableView *> m_views;
+    std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};
 };
 

@@ -105,7 +105,7 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
                         [panel](const core::analysis::AnalysisCachePtr &cache) {
                             panel->setAnalyses(cache);
                         },
-                        std::move(computing), std::move(reason), nullptr});
+                        std::move(computing), std::move(reason), QString(), nullptr});
     const size_t index = m_panels.size() - 1;
     connect(dock, &QDockWidget::visibilityChanged, this, [this, index](bool visible) {
         if (visible && !m_arranging)
@@ -151,6 +151,9 @@ void AnalysisDocks::setTrace(core::TracePtr trace)
         if (auto seeded = core::legacy::seedFromLegacyRun(*m_cache); !seeded)
             qWarning("%s", seeded.message().c_str());
     }
+    // Asked once per profile: the tab hints are applied again at every tab switch.
+    for (PanelSlot &p : m_panels)
+        p.notApplicable = m_cache ? p.reason(m_cache->trace()) : QString();
     arrangeTabs();
     for (PanelSlot &p : m_panels)
         deliver(p);
@@ -158,13 +161,25 @@ void AnalysisDocks::setTrace(core::TracePtr trace)
 
 QString AnalysisDocks::notApplicableReason(const QDockWidget *dock) const
 {
-    if (!m_cache)
-        return {};
     for (const PanelSlot &slot : m_panels) {
         if (slot.dock == dock)
-            return slot.reason(m_cache->trace());
+            return slot.notApplicable;
     }
     return {};
+}
+
+QTabBar *AnalysisDocks::panelTabBar() const
+{
+    if (m_docks.empty())
+        return nullptr;
+    const QString title = m_docks.front()->windowTitle();
+    for (QTabBar *bar : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == title)
+                return bar;
+        }
+    }
+    return nullptr;
 }
 
 void AnalysisDocks::arrangeTabs()
@@ -173,13 +188,7 @@ void AnalysisDocks::arrangeTabs()
         return;
     // The tab bar of the group the panels start in; docks the user moved elsewhere stay put.
     QDockWidget *first = m_docks.front();
-    QTabBar *bar = nullptr;
-    for (QTabBar *b : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
-        for (int i = 0; i < b->count() && !bar; ++i) {
-            if (b->tabText(i) == first->windowTitle())
-                bar = b;
-        }
-    }
+    QTabBar *bar = panelTabBar();
     if (!bar || first->isFloating() || bar->tabText(0) != first->windowTitle())
         return;
     QStringList shown;

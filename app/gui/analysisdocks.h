@@ -26,6 +26,7 @@
 class QDockWidget;
 class QMainWindow;
 class QMenu;
+class QTabBar;
 class QWidget;
 
 namespace tracedesk::core::analysis::distributed {
@@ -60,6 +61,8 @@ public:
     // The panel widget of the dock whose object name is `dockName`, or nullptr.
     QWidget *panel(const QString &dockName) const;
     const core::analysis::AnalysisCachePtr &cache() const { return m_cache; }
+    // The tab bar of the panels' own tab group (where they start), nullptr when there is none.
+    QTabBar *panelTabBar() const;
     // True while a panel that is on screen is still computing (e.g. a screenshot waits).
     bool visiblePanelComputing() const;
 
@@ -96,6 +99,7 @@ private:
         std::function<bool()> computing;
         // Why the panel has nothing for a trace; empty when it applies.
         std::function<QString(const core::Trace &)> reason;
+        QString notApplicable; // reason() of the current trace
         core::analysis::AnalysisCachePtr given;
     };
     // Hands the panel the current cache if it is on screen; `shown`: the dock just said so.

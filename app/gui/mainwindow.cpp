@@ -318,13 +318,8 @@ void MainWindow::createDocks()
             return;
         // Never so wide that the analysis tabs beside it get cut to "Ove...": their whole
         // titles come first, the summary scrolls sideways for its last columns.
-        int tabs = 0;
-        for (QTabBar *bar : findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
-            for (int i = 0; i < bar->count(); ++i) {
-                if (bar->tabText(i) == m_analysis->docks().front()->windowTitle())
-                    tabs = bar->sizeHint().width() + 16;
-            }
-        }
+        const QTabBar *bar = m_analysis->panelTabBar();
+        const int tabs = bar ? bar->sizeHint().width() + 16 : 0;
         const int wanted = std::min({m_details->areaSummaryWidth(), width() / 2,
                                      width() - m_detailsDock->x() - tabs});
         if (m_detailsDock->width() >= wanted)

@@ -54,6 +54,23 @@ QString tip(const QTabBar *bar, const QString &title)
     return bar->tabToolTip(int(titles(bar).indexOf(title)));
 }
 
+// Shows a window and opens `path` in it; false (with the reason) when it did not load.
+bool open(app::MainWindow &window, const QString &path)
+{
+    window.setInteractiveErrors(false);
+    window.resize(1600, 1000);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QSignalSpy shown(&window, &app::MainWindow::traceShown);
+    window.openPath(path);
+    if (!QTest::qWaitFor([&] { return shown.count() == 1 || !window.lastError().isEmpty(); }, 60000))
+        return false;
+    if (!window.lastError().isEmpty())
+        qWarning("%s", qPrintable(window.lastError()));
+    return window.lastError().isEmpty();
+}
+
 } // namespace
 
 class TstPanelTabs : public QObject
@@ -71,14 +88,7 @@ private slots:
     {
         TRACEDESK_REQUIRE_FIXTURE(kPyTorch);
         app::MainWindow window;
-        window.setInteractiveErrors(false);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy shown(&window, &app::MainWindow::traceShown);
-        window.openPath(kPyTorch);
-        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 || !window.lastError().isEmpty(), 60000);
-        QCOMPARE(window.lastError(), QString());
+        QVERIFY(open(window, kPyTorch));
         QTabBar *bar = panelTabs(window);
         QVERIFY(bar);
         QTRY_COMPARE(titles(bar),
@@ -120,14 +130,7 @@ private slots:
     {
         TRACEDESK_REQUIRE_FIXTURE(kTpu);
         app::MainWindow window;
-        window.setInteractiveErrors(false);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy shown(&window, &app::MainWindow::traceShown);
-        window.openPath(kTpu);
-        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 || !window.lastError().isEmpty(), 60000);
-        QCOMPARE(window.lastError(), QString());
+        QVERIFY(open(window, kTpu));
         QTabBar *bar = panelTabs(window);
         QVERIFY(bar);
         QTRY_VERIFY(greyed(bar, "Kernel Stats"));

@@ -9,6 +9,7 @@
 #include "views/panels/gputime/gputimepanel.h"
 #include "views/panels/overview/analysistablemodel.h"
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QPushButton>
 #include <QTableView>
@@ -122,6 +123,43 @@ private slots:
         QVERIFY2(panel.statusText().startsWith("rank "), qPrintable(panel.statusText()));
         QVERIFY(panel.statusText().contains(" of "));
         QVERIFY(panel.statusText().contains("The GPU was idle"));
+    }
+
+    // A CUDA-graph replay starts its kernels 8 ms into a 19 ms profile: the status says how long
+    // the GPU had no work outside its active span (derived here from the raw events' extents).
+    void saysWhatTheSpanLeavesOut()
+    {
+        const QString path = QString(TRACEDESK_SHARED_FIXTURES)
+                             + "/cudagraph/tracelens__vllm_decode_full/graph_execution.json.gz";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        double first = 1e300, last = -1e300, gpuFirst = 1e300, gpuLast = -1e300;
+        for (const QJsonValue &v : testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+            const QJsonObject e = v.toObject();
+            if (e.value("ph").toString() != "X")
+                continue;
+            const double ts = e.value("ts").toDouble(), end = ts + e.value("dur").toDouble();
+            first = std::min(first, ts);
+            last = std::max(last, end);
+            const QString cat = e.value("cat").toString();
+            if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+                gpuFirst = std::min(gpuFirst, ts);
+                gpuLast = std::max(gpuLast, end);
+            }
+        }
+        const double outsideMs = ((last - first) - (gpuLast - gpuFirst)) / 1000.0;
+        QVERIFY(outsideMs > 5.0);
+        auto loaded = core::loadTrace(path.toStdString());
+        QVERIFY(loaded);
+        views::GpuTimePanel panel;
+        QSignalSpy done(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        const QString status = panel.statusText();
+        const QRegularExpression number(QStringLiteral("no work for another ([0-9.]+) ms"));
+        const auto match = number.match(status);
+        QVERIFY2(match.hasMatch(), qPrintable(status));
+        QVERIFY2(std::abs(match.captured(1).toDouble() - outsideMs) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(match.captured(1)).arg(outsideMs)));
     }
 
     void notForOtherProfiles()

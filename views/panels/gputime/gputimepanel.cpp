@@ -62,6 +62,25 @@ void fitRows(QTableView *view)
                          + 2 * view->frameWidth() + view->horizontalScrollBar()->sizeHint().height());
 }
 
+// HTA's span runs from a device's first to its last activity. A CUDA-graph or serving trace
+// can spend much of the profile before the first kernel (the host preparing the graph); the
+// breakdown leaves that out, so the status says it rather than let "idle 0.2 %" stand alone.
+QString outsideSpanText(const GpuTimeReport &r, const core::Trace &trace)
+{
+    double active = 0;
+    for (const TemporalBreakdown &t : r.temporal)
+        active = std::max(active, t.totalUs);
+    const double profile = double(trace.end - trace.begin) / 1e6;
+    const double outside = profile - active;
+    if (profile <= 0 || outside < 0.05 * profile)
+        return {};
+    return GpuTimePanel::tr(" Outside that span the GPU had no work for another %1 ms of the "
+                            "%2 ms profile (before its first or after its last activity), which "
+                            "the breakdown leaves out.")
+        .arg(outside / 1000.0, 0, 'f', 2)
+        .arg(profile / 1000.0, 0, 'f', 2);
+}
+
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -278,7 +297,8 @@ void GpuTimePanel::showReport(ReportPtr report)
             .arg(total / 1000.0, 0, 'f', 2)
             .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
             .arg(m_outliers.size())
-            .arg(r.launches.size()));
+            .arg(r.launches.size())
+        + outsideSpanText(r, m_cache->trace()));
     emit computed();
 }
 

@@ -85,18 +85,20 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     auto *sliceLayout = new QVBoxLayout(slicePage);
     sliceLayout->setContentsMargins(0, 0, 0, 0);
     sliceLayout->addWidget(m_slice, 1);
-    auto *sliceButtons = new QHBoxLayout;
+    // One above the other: side by side they set the pane's width past its default and cut
+    // the analysis tabs beside it.
+    auto *sliceButtons = new QVBoxLayout;
     auto request = [this](QPushButton *button, SelectionAnalysis what) {
         connect(button, &QPushButton::clicked, this,
                 [this, what] { emit analysisRequested(what); });
         return button;
     };
     sliceButtons->addWidget(request(new QPushButton(tr("Flame graph of track")),
-                                    SelectionAnalysis::TrackFlameGraph));
+                                    SelectionAnalysis::TrackFlameGraph),
+                            0, Qt::AlignLeft);
     m_nameFlame = request(new QPushButton, SelectionAnalysis::NameFlameGraph);
     m_nameFlame->setObjectName(QStringLiteral("NameFlameGraph"));
-    sliceButtons->addWidget(m_nameFlame);
-    sliceButtons->addStretch(1);
+    sliceButtons->addWidget(m_nameFlame, 0, Qt::AlignLeft);
     sliceLayout->addLayout(sliceButtons);
     m_pages->addWidget(slicePage);
 

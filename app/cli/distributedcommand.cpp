@@ -1,14 +1,15 @@
 #include "commands.h"
+#include "distributedfiles.h"
+#include "distributedmap.h"
 #include "distributedtext.h"
 #include "jsonout.h"
 #include "options.h"
 
 #include "core/analysis/distributed/distributedsummary.h"
+#include "core/analysis/distributed/summaryreduce.h"
 #include "core/io/runranks.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
 namespace tracedesk::cli {
 
@@ -41,52 +42,24 @@ const char *const kDistributedUsage =
     "      may take (BYTES may end in k or M = 10^3, 10^6; default: what the machine has\n"
     "      available). --ranks LIST: summarise only these ranks (e.g. 0-3,17; a rank is its\n"
     "      distributedInfo rank, else the one in the file name, else the file's position);\n"
-    "      default: every rank.";
+    "      default: every rank.\n"
+    "  distributed --map FILE --out DIR [--cache] [--memory-limit BYTES]\n"
+    "      Map step for a run too big for one machine: summarise one rank's trace into\n"
+    "      DIR/NAME.tdsummary (a small versioned JSON file: the trace's path, size and\n"
+    "      modification time, its steps, kernel times and collectives). Run it once per rank,\n"
+    "      anywhere the traces are (a Slurm array, GNU parallel, a Kubernetes indexed job; see\n"
+    "      the README). --cache also keeps the rank's store in the store cache. A trace that\n"
+    "      cannot be loaded still gets a summary holding its error; the exit status is then 1.\n"
+    "  distributed --reduce DIR [--json] [--limit N] [--align-step N] [--jobs N]\n"
+    "      Reduce step: the distributed summary of the run from the summary files in DIR,\n"
+    "      without opening a trace; it equals `distributed` on the traces' folder. A summary\n"
+    "      that is missing, damaged or of another version is listed in errors[] by its path.";
 
 namespace {
 
 double us(core::TimePs ps)
 {
     return double(ps) / 1e6;
-}
-
-bool isTraceFile(const std::string &name)
-{
-    for (const char *suffix : {".json", ".json.gz", ".json.zst", ".xplane.pb"}) {
-        const std::string s(suffix);
-        if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
-            return true;
-    }
-    return false;
-}
-
-// Files of the arguments: a folder gives its trace files (sorted), a file itself.
-bool collectFiles(const std::vector<std::string> &paths, std::vector<std::string> *files,
-                  std::string *error)
-{
-    namespace fs = std::filesystem;
-    for (const std::string &path : paths) {
-        std::error_code ec;
-        if (fs::is_directory(path, ec)) {
-            std::vector<std::string> found;
-            for (const fs::directory_entry &e : fs::directory_iterator(path, ec)) {
-                if (e.is_regular_file(ec) && isTraceFile(e.path().filename().string()))
-                    found.push_back(e.path().string());
-            }
-            std::sort(found.begin(), found.end());
-            if (found.empty()) {
-                *error = path + ": no rank traces (*.json, *.json.gz, *.json.zst, *.xplane.pb)";
-                return false;
-            }
-            files->insert(files->end(), found.begin(), found.end());
-        } else if (fs::exists(path, ec)) {
-            files->push_back(path);
-        } else {
-            *error = path + ": no such file or directory";
-            return false;
-        }
-    }
-    return true;
 }
 
 void printJson(const DistributedSummary &d)
@@ -174,17 +147,24 @@ int runDistributed(int argc, char **argv)
 {
     ParsedArgs args;
     std::string error;
-    const std::vector<OptionSpec> specs = {{"json", false}, {"jobs", true},
-                                           {"limit", true}, {"no-cache", false},
-                                           {"help", false}, {"memory-limit", true},
-                                           {"align-step", true}, {"ranks", true}};
+    const std::vector<OptionSpec> specs = {{"json", false},       {"jobs", true},
+                                           {"limit", true},       {"no-cache", false},
+                                           {"help", false},       {"memory-limit", true},
+                                           {"align-step", true},  {"ranks", true},
+                                           {"map", true},         {"out", true},
+                                           {"cache", false},      {"reduce", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("distributed: " + error, kExitUsage);
     if (args.has("help")) {
         std::printf("%s\n", kDistributedUsage);
         return kExitOk;
     }
-    if (args.positional.empty())
+    if (args.has("map"))
+        return runDistributedMap(args);
+    if (args.has("out") || args.has("cache"))
+        return fail("distributed: --out and --cache go with --map", kExitUsage);
+    const bool reduce = args.has("reduce");
+    if (!reduce && args.positional.empty())
         return fail("distributed: expected a DIR or one or more FILES", kExitUsage);
     unsigned long long jobs = 1;
     if (args.has("jobs") && (!parseCount(args.value("jobs"), &jobs) || jobs == 0 || jobs > 64))
@@ -192,27 +172,6 @@ int runDistributed(int argc, char **argv)
     unsigned long long limit = 20;
     if (args.has("limit") && !parseCount(args.value("limit"), &limit))
         return fail("distributed: --limit wants a number", kExitUsage);
-    std::vector<std::string> files;
-    if (!collectFiles(args.positional, &files, &error))
-        return fail("distributed: " + error);
-
-    core::LoadOptions load = loadOptionsFrom(args);
-    if (args.has("memory-limit")) {
-        unsigned long long bytes = 0;
-        if (!parseCount(args.value("memory-limit"), &bytes) || bytes == 0)
-            return fail("distributed: --memory-limit wants a byte count, e.g. 512M", kExitUsage);
-        load.memoryLimitBytes = bytes;
-    }
-    if (args.has("ranks")) {
-        auto ranks = core::parseRankList(args.value("ranks"));
-        if (!ranks)
-            return fail("distributed: --ranks: " + ranks.message(), kExitUsage);
-        const std::string run = args.positional.size() == 1 ? args.positional.front()
-                                                            : std::string("the files given");
-        if (auto picked = core::selectRanks(core::runFiles(files), ranks.value(), run); !picked)
-            return fail("distributed: " + picked.message());
-        load.ranks = ranks.value();
-    }
     SummarizeOptions summarize;
     summarize.parallel = unsigned(jobs);
     if (args.has("align-step")) {
@@ -220,7 +179,45 @@ int runDistributed(int argc, char **argv)
         if (summarize.alignStep.empty())
             return fail("distributed: --align-step wants a step number", kExitUsage);
     }
-    const DistributedSummary summary = summarizeRun(files, nullptr, load, summarize);
+
+    DistributedSummary summary;
+    if (reduce) {
+        if (args.has("ranks") || args.has("memory-limit") || args.has("no-cache"))
+            return fail("distributed: --reduce reads summaries only; --ranks, --memory-limit and "
+                        "--no-cache go with the traces",
+                        kExitUsage);
+        std::vector<std::string> paths{args.value("reduce")};
+        paths.insert(paths.end(), args.positional.begin(), args.positional.end());
+        std::vector<std::string> summaries;
+        if (!collectSummaryFiles(paths, &summaries, &error))
+            return fail("distributed: " + error);
+        summary = reduceSummaries(summaries, summarize.alignStep, summarize.parallel);
+    } else {
+        std::vector<std::string> files;
+        if (!collectRankFiles(args.positional, &files, &error))
+            return fail("distributed: " + error);
+        core::LoadOptions load = loadOptionsFrom(args);
+        if (args.has("memory-limit")) {
+            unsigned long long bytes = 0;
+            if (!parseCount(args.value("memory-limit"), &bytes) || bytes == 0)
+                return fail("distributed: --memory-limit wants a byte count, e.g. 512M",
+                            kExitUsage);
+            load.memoryLimitBytes = bytes;
+        }
+        if (args.has("ranks")) {
+            auto ranks = core::parseRankList(args.value("ranks"));
+            if (!ranks)
+                return fail("distributed: --ranks: " + ranks.message(), kExitUsage);
+            const std::string run = args.positional.size() == 1
+                                        ? args.positional.front()
+                                        : std::string("the files given");
+            if (auto picked = core::selectRanks(core::runFiles(files), ranks.value(), run);
+                !picked)
+                return fail("distributed: " + picked.message());
+            load.ranks = ranks.value();
+        }
+        summary = summarizeRun(files, nullptr, load, summarize);
+    }
     if (args.has("json"))
         printJson(summary);
     else

@@ -94,9 +94,10 @@ std::vector<CollectiveStats> collectiveStats(const std::vector<RankSummary> &ran
     return out;
 }
 
-// The rank's summary with its clock origin, or the load's error.
-Result<RankSummary> summarizeFile(const std::string &file, size_t order, LoadControl *control,
-                                  const LoadOptions &options)
+} // namespace
+
+Result<RankSummary> summarizeRankFile(const std::string &file, size_t order,
+                                      LoadControl *control, const LoadOptions &options)
 {
     Result<TracePtr> loaded = loadTrace(file, control, options);
     if (!loaded)
@@ -107,8 +108,6 @@ Result<RankSummary> summarizeFile(const std::string &file, size_t order, LoadCon
                                                           : trace.originPs / 1000;
     return summary; // the store is released here, before the next rank loads
 }
-
-} // namespace
 
 bool DistributedSummary::fullyMatched() const
 {
@@ -248,7 +247,7 @@ DistributedSummary summarizeRun(const std::vector<std::string> &files, LoadContr
         if ((control && control->cancelRequested()) || cancelRequested())
             results[i] = Result<RankSummary>::cancelled();
         else
-            results[i] = summarizeFile(chosen[i].first, chosen[i].second, control, own);
+            results[i] = summarizeRankFile(chosen[i].first, chosen[i].second, control, own);
         if (summarize.onRankDone)
             summarize.onRankDone(++done, chosen.size());
         return true;

@@ -27,6 +27,7 @@
 
 #include "core/analysis/distributed/ranksummary.h"
 #include "core/base/loadcontrol.h"
+#include "core/base/result.h"
 #include "core/io/loadoptions.h"
 
 #include <functional>
@@ -112,6 +113,13 @@ struct SummarizeOptions
     // Called from the loading threads after each rank (ranks done, ranks to do); may be empty.
     std::function<void(size_t, size_t)> onRankDone;
 };
+
+// One rank's file loaded and summarised with its clock origin (summarizeRun's first half, and
+// what `distributed --map` writes out); the store is dropped before it returns. `order`: the
+// file's position among the run's files, the rank when neither the trace nor its name tells.
+Result<RankSummary> summarizeRankFile(const std::string &file, size_t order,
+                                      LoadControl *control = nullptr,
+                                      const LoadOptions &options = {});
 
 // Matching and stragglers over summaries already made (summarizeRun's second half; tests).
 // `alignStep` as in SummarizeOptions.

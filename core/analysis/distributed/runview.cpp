@@ -93,6 +93,29 @@ void RunSummaryMemo::keep(std::string key, std::shared_ptr<const DistributedSumm
     m_run = std::move(run);
 }
 
+namespace {
+
+// The run's identity: its files' cache key (with the alignment), whether or not it is cached.
+std::string keyOf(const std::vector<std::string> &files, const LoadOptions &options)
+{
+    LoadOptions identity = options;
+    identity.ranks.clear();
+    identity.fitRanksToMemory = false;
+    if (identity.cacheDir.empty())
+        identity.cacheDir = "run";
+    return cacheFileFor(files, identity);
+}
+
+} // namespace
+
+std::string runSummaryKey(const std::vector<std::string> &runPaths, const LoadOptions &options)
+{
+    auto source = resolveSources(runPaths, options.runName);
+    if (!source || source.value().legacyTools || source.value().files.size() < 2)
+        return {};
+    return keyOf(source.value().files, options);
+}
+
 RunView summarizeShownRun(const Trace &trace)
 {
     RunView view;
@@ -130,11 +153,7 @@ RunView summarizeRunView(const Trace &trace, const std::vector<std::string> &run
     LoadOptions all = options;
     all.ranks.clear();
     all.fitRanksToMemory = false;
-    // The run's identity: its files' cache key (with the alignment), whether or not it is cached.
-    LoadOptions identity = all;
-    if (identity.cacheDir.empty())
-        identity.cacheDir = "run";
-    const std::string key = memo ? cacheFileFor(files, identity) : std::string();
+    const std::string key = memo ? keyOf(files, all) : std::string();
     std::shared_ptr<const DistributedSummary> run = key.empty() ? nullptr : memo->find(key);
     if (!run) {
         SummarizeOptions summarize;

@@ -61,6 +61,11 @@ private:
     std::shared_ptr<const DistributedSummary> m_run;
 };
 
+// The key a RunSummaryMemo keeps the run of `runPaths` under (its files' identity and the
+// step alignment of `options`), so a run summarised another way (from its summary files) can
+// be handed to summarizeRunView(); empty when the paths are no run of several files.
+std::string runSummaryKey(const std::vector<std::string> &runPaths, const LoadOptions &options);
+
 // The view of `trace` alone (what a trace without a known run gets).
 RunView summarizeShownRun(const Trace &trace);
 

@@ -17,5 +17,5 @@ $SUDO apt-get install "${APT_OPTS[@]}" \
     libprotobuf-dev protobuf-compiler libgrpc++-dev libgrpc-dev protobuf-compiler-grpc \
     libzstd-dev zlib1g-dev libsimdjson-dev libsqlite3-dev \
     xvfb xauth x11-apps fonts-dejavu-core \
-    shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl libxml2-utils \
+    shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl libxml2-utils parallel \
     clang libclang-rt-14-dev llvm-14 lld

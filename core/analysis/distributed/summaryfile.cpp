@@ -4,11 +4,13 @@
 
 #include <simdjson.h>
 
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 
 #include <unistd.h>

@@ -272,6 +272,27 @@ void AnalysisDocks::setRunSource(const QStringList &paths, const core::LoadOptio
     });
 }
 
+void AnalysisDocks::showSummaryRun(
+    const std::string &runKey,
+    std::shared_ptr<const core::analysis::distributed::DistributedSummary> run)
+{
+    auto *distributed = qobject_cast<views::DistributedPanel *>(
+        panel(QStringLiteral("DistributedDock")));
+    if (!distributed)
+        return;
+    if (!m_runMemo)
+        m_runMemo = std::make_shared<core::analysis::distributed::RunSummaryMemo>();
+    if (!runKey.empty())
+        m_runMemo->keep(runKey, run);
+    distributed->showRun(std::move(run));
+    for (QDockWidget *dock : m_docks) {
+        if (dock->objectName() == QStringLiteral("DistributedDock")) {
+            dock->show();
+            dock->raise();
+        }
+    }
+}
+
 void AnalysisDocks::deliver(PanelSlot &p, bool shown)
 {
     // A panel hidden behind another tab computes when it is first shown, not at every load: a

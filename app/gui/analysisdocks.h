@@ -31,6 +31,7 @@ class QWidget;
 
 namespace tracedesk::core::analysis::distributed {
 class RunSummaryMemo;
+struct DistributedSummary;
 }
 
 namespace tracedesk::views {
@@ -55,6 +56,11 @@ public:
     // What the next trace was opened from and with which options (before setTrace); empty
     // paths: the trace alone.
     void setRunSource(const QStringList &paths, const core::LoadOptions &options);
+    // A run summarised from its summary files, with no trace yet: the Distributed panel shows
+    // it (its dock raised), and keeps it under `runKey` (runview.h's runSummaryKey of its
+    // traces), so a later load of some of its ranks does not summarise every rank again.
+    void showSummaryRun(const std::string &runKey,
+                        std::shared_ptr<const core::analysis::distributed::DistributedSummary> run);
     void addToggleActions(QMenu *menu) const;
 
     const std::vector<QDockWidget *> &docks() const { return m_docks; }

@@ -124,6 +124,10 @@ protected:
     void openSeveral(const QStringList &files);
 
 private:
+    // A folder of rank summary files (distributed --map): the Distributed panel shows the run
+    // from them at once; its rank picker loads the chosen ranks' traces, as the summaries name
+    // them. `ranks` given: those ranks' traces are loaded right away.
+    void openSummaryFolder(const QString &dir, const QList<qint64> &ranks);
     void createMenus();
     void createDocks();
     void restoreWindowState();
@@ -173,6 +177,7 @@ private:
     QElapsedTimer m_screenshotWait;
     bool m_interactiveErrors = true;
     views::BackgroundJob m_dropJob; // decides what two dropped traces are
+    views::BackgroundJob m_summaryJob; // reduces a folder of rank summaries
 };
 
 } // namespace tracedesk::app

@@ -3,6 +3,7 @@
 
 #include "app/gui/mainwindow.h"
 
+#include "core/analysis/distributed/summaryreduce.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
 
@@ -31,6 +32,10 @@ void MainWindow::openRunRanks(const QString &path, const QList<qint64> &ranks)
 {
     if (path.isEmpty())
         return;
+    if (core::analysis::distributed::isSummaryFolder(path.toStdString())) {
+        openSummaryFolder(path, ranks);
+        return;
+    }
     setRankChoice(ranks);
     m_loads->start(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
 }

@@ -127,8 +127,12 @@ Result<SummaryRun> openSummaryRun(const std::string &dir, const std::string &ali
         return files.error();
     SummaryRun out;
     out.run = reduce(files.value(), alignStep, 0, &out.traceFiles);
-    if (out.run.ranks.empty())
-        return fileError(dir, "no rank summary could be read");
+    if (out.run.ranks.empty()) {
+        return fileError(dir, "no rank summary could be read"
+                                  + (out.run.errors.empty()
+                                         ? std::string()
+                                         : " (" + out.run.errors.front().message + ")"));
+    }
     return out;
 }
 

@@ -223,6 +223,23 @@ void DistributedPanel::setAnalyses(AnalysisCachePtr cache)
     });
 }
 
+void DistributedPanel::showRun(std::shared_ptr<const Summary> run)
+{
+    m_compute.cancel();
+    m_progressTimer->stop();
+    m_cache.reset();
+    if (!run) {
+        setAnalyses(nullptr);
+        return;
+    }
+    auto view = std::make_shared<RunView>();
+    view->partial = true;
+    view->shownHosts.assign(run->ranks.size(), std::string());
+    view->run = std::move(run);
+    m_pages->setCurrentIndex(0);
+    onComputed(std::move(view));
+}
+
 void DistributedPanel::showProgress()
 {
     const uint64_t packed = m_progress ? m_progress->load() : 0;

@@ -68,6 +68,10 @@ public:
 
     // nullptr clears. A merged run of ranks computes on a worker ("Computing..." meanwhile).
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
+    // A run with no trace on the timeline, summarised elsewhere (from its summary files): the
+    // tables at once, clicks say the rank is not on the timeline, the rank picker offers every
+    // rank. The next setAnalyses() replaces it.
+    void showRun(std::shared_ptr<const Summary> run);
     // How the next setAnalyses() finds the trace's whole run; empty: the trace alone.
     void setRunSummarizer(RunSummarizer summarizer) { m_summarizer = std::move(summarizer); }
     bool isComputing() const { return m_compute.busy(); }

@@ -168,11 +168,13 @@ bool mapAll(const std::vector<std::string> &files, const QString &dir)
     return true;
 }
 
-// A summary file with one rank and the given members of "rank" after the fixed ones.
+// A hand-written summary file of one rank whose collectives are `collectives` (rows as the
+// file holds them: name, kind, start, end, in / out elements, dtype, bytes).
 QByteArray handSummary(const QString &path, int rank, qint64 originNs, const QString &collectives)
 {
     return QString("{\"format\":\"tracedesk-rank-summary\",\"version\":1,"
-                   "\"source\":{\"path\":\"%1\",\"absolute_path\":\"/r/%1\",\"name\":\"x\",\"size\":10,\"mtime_ns\":5},"
+                   "\"source\":{\"path\":\"%1\",\"absolute_path\":\"/r/%1\",\"name\":\"x\","
+                   "\"size\":10,\"mtime_ns\":5},"
                    "\"order\":%2,\"rank\":{\"rank\":%2,\"rank_guessed\":false,"
                    "\"rank_source\":\"distributedInfo\",\"origin_ns\":%3,\"kernel_count\":7,"
                    "\"communication_kernel_count\":1,\"computation_ps\":900,"
@@ -471,7 +473,8 @@ void TestDistributedMapReduce::cliReduceEqualsFolder()
 void TestDistributedMapReduce::cliErrors()
 {
     QTemporaryDir work;
-    const auto noOut = clitest::runCli({"distributed", "--map", QString::fromStdString(m_kineto[0])});
+    const auto noOut =
+        clitest::runCli({"distributed", "--map", QString::fromStdString(m_kineto[0])});
     QCOMPARE(noOut.exitCode, 2);
     QVERIFY2(noOut.err.contains("--out"), noOut.err.constData());
     const auto missing = clitest::runCli(
@@ -497,8 +500,10 @@ void TestDistributedMapReduce::runOpenedFromSummaries()
     QTemporaryDir work;
     const QString kineto = m_dir.filePath("kineto");
     std::vector<std::string> relative;
-    for (const std::string &f : m_kineto)
-        relative.push_back(QDir::current().relativeFilePath(QString::fromStdString(f)).toStdString());
+    for (const std::string &f : m_kineto) {
+        const QString path = QString::fromStdString(f);
+        relative.push_back(QDir::current().relativeFilePath(path).toStdString());
+    }
     QVERIFY(mapAll(relative, work.path()));
     auto opened = openSummaryRun(work.path().toStdString());
     QVERIFY2(opened, opened ? "" : opened.message().c_str());

@@ -196,7 +196,10 @@ public:
             fail("\"" + std::string(key) + "\" is missing or not " + std::string(what));
         return v;
     }
-    int64_t integer(const object &o, std::string_view key) { return get<int64_t>(o, key, "an integer"); }
+    int64_t integer(const object &o, std::string_view key)
+    {
+        return get<int64_t>(o, key, "an integer");
+    }
     uint64_t count(const object &o, std::string_view key)
     {
         return get<uint64_t>(o, key, "a count");

@@ -7,12 +7,13 @@
 // The file is JSON (NAME.tdsummary, NAME the trace's file name): a format name and a version,
 // the source trace's path as the map step was given it (and made absolute), its size and
 // modification time, its position among the trace files of its folder (the rank of last
-// resort, as in the folder's own summary), then either the rank's summary or the error its load gave. It holds every
-// number combineRanks() reads — the rank, its clock origin, the run totals, the steps with
-// their times, every collective with its match key (name, order), kind, sizes and times — and
-// none of the store's slice refs: they name slices of a store the reduce never opens, so they
-// read back as default refs. Collective names, kinds and dtypes are written once each and
-// referenced by index, which keeps a rank of thousands of collectives small.
+// resort, as in the folder's own summary), then either the rank's summary or the error its
+// load gave. It holds every number combineRanks() reads — the rank, its clock origin, the run
+// totals, the steps with their times, every collective with its match key (name, order), kind,
+// sizes and times — and none of the store's slice refs: they name slices of a store the reduce
+// never opens, so they read back as default refs. Collective names, kinds and dtypes are
+// written once each and referenced by index, which keeps a rank of thousands of collectives
+// small.
 //
 // Reading checks everything: a file that is not JSON, another format, another version, a
 // missing or mistyped field or an index out of range is an error naming the file, never a
@@ -34,10 +35,10 @@ inline constexpr std::string_view kSummarySuffix = ".tdsummary";
 
 struct SummarySource
 {
-    std::string path;     // as the map step was given it: the summary's RankSummary::file
+    std::string path;         // as the map step was given it: the summary's RankSummary::file
     std::string absolutePath; // where the map step found it, for opening it from the summary
-    uint64_t size = 0;    // bytes when summarised
-    int64_t mtimeNs = 0;  // modification time when summarised, ns since the epoch
+    uint64_t size = 0;        // bytes when summarised
+    int64_t mtimeNs = 0;      // modification time when summarised, ns since the epoch
 };
 
 struct RankSummaryFile

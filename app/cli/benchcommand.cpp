@@ -98,6 +98,7 @@ struct BenchResult
     uint64_t fileBytes = 0;
     uint64_t events = 0;
     double loadSeconds = 0;
+    std::vector<core::LoadPhase> loadPhases;
     double eventsPerSecond = 0;
     double bytesPerEvent = 0;
     double storeBytesPerEvent = 0;
@@ -241,6 +242,15 @@ void printResult(const BenchResult &r, bool asJson)
             .value("store_write_s", r.storeWriteSeconds)
             .value("store_file_bytes", r.storeFileBytes)
             .value("reopen_s", r.reopenSeconds);
+        json.beginArray("load_phases");
+        for (const core::LoadPhase &p : r.loadPhases)
+            json.beginObject()
+                .value("name", p.name)
+                .value("s", p.seconds)
+                .value("rss_bytes", p.rssBytes)
+                .value("peak_rss_bytes", p.peakRssBytes)
+                .endObject();
+        json.endArray();
         if (r.format == "xspace")
             json.value("naive_parse_s", r.naiveParseSeconds);
         for (const auto &[key, ms] : r.viewTimings)
@@ -263,6 +273,10 @@ void printResult(const BenchResult &r, bool asJson)
                 static_cast<unsigned long long>(r.fileBytes));
     std::printf("Events:            %llu\n", static_cast<unsigned long long>(r.events));
     std::printf("Load:              %.3f s (%.0f events/s)\n", r.loadSeconds, r.eventsPerSecond);
+    for (const core::LoadPhase &p : r.loadPhases)
+        std::printf("  %-16s %8.3f s, RSS %8.1f MiB at its end, peak %8.1f MiB\n",
+                    (p.name + ":").c_str(), p.seconds, double(p.rssBytes) / (1 << 20),
+                    double(p.peakRssBytes) / (1 << 20));
     std::printf("Memory per event:  %.1f bytes RSS, %.1f bytes in the store\n", r.bytesPerEvent,
                 r.storeBytesPerEvent);
     std::printf("Peak RSS:          %.1f MiB%s\n", double(r.peakRssBytes) / (1 << 20),
@@ -368,6 +382,7 @@ int runBench(int argc, char **argv)
         return fail(loaded.message());
     core::TracePtr trace = std::move(loaded).value();
     r.peakRssBytes = core::peakRssBytes();
+    r.loadPhases = trace->info.phases;
     const uint64_t rssAfter = core::currentRssBytes();
     r.events = trace->eventCount();
     if (r.events == 0)

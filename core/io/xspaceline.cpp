@@ -91,9 +91,11 @@ void LineDecoder::flushFlows(uint32_t track)
         }
     }
     std::lock_guard lock(m_shared);
-    for (const PendingFlow &p : m_flows)
-        m_builder.addFlowOnSlice(track, p.staged, p.time, p.id, m_flowCategory[p.category],
-                                 p.phase);
+    for (const PendingFlow &p : m_flows) {
+        const TrackBuilder::Placement at = m_where[p.staged];
+        m_builder.addPlacedFlowEndpoint(SliceRef{track, at.row, at.index}, p.id,
+                                        m_flowCategory[p.category], p.phase);
+    }
     m_flows.clear();
 }
 
@@ -111,9 +113,16 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
     StatValue stat;
     SideValues side;
     m_flows.clear();
+    // Read bytes are handed back every few MiB, so a line of gigabytes is not resident whole.
+    constexpr size_t kReleaseBytes = size_t(8) << 20;
+    const uint8_t *released = job.ref.begin;
     while (line.next(&f)) {
         if (f.number != 4 || f.type != WireType::Len)
             continue; // header fields, checked by readLineHeader
+        if (job.file && size_t(f.at - released) >= kReleaseBytes) {
+            job.file->release(released, f.at);
+            released = f.at;
+        }
         ++m_counters.events;
         int64_t metadataId = 0, offset = 0, duration = 0, occurrences = 0;
         bool aggregated = false;
@@ -134,7 +143,7 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
                     if (x.direction == 0)
                         ++m_counters.badFlows;
                     else
-                        m_flows.push_back({0, 0, x.id, x.category, kPhase[x.direction]});
+                        m_flows.push_back({0, x.id, x.category, kPhase[x.direction]});
                 }
                 continue;
             }
@@ -202,15 +211,15 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
             const int c = __builtin_ctz(bits);
             tb.setSide(staged, SideColumn(c), side.value[c]);
         }
-        for (size_t i = flowsBefore; i < m_flows.size(); ++i) {
+        for (size_t i = flowsBefore; i < m_flows.size(); ++i)
             m_flows[i].staged = staged;
-            m_flows[i].time = start;
-        }
     }
     if (line.failed())
         return err->fail(line);
+    // The track is finished here, on this worker, and its flow endpoints placed on their rows
+    // at once, so no track keeps a placement table until the whole trace is built.
+    m_builder.finishTrack(job.track, m_flows.empty() ? nullptr : &m_where);
     flushFlows(job.track);
-    m_builder.finishTrack(job.track);
     return true;
 }
 

@@ -41,6 +41,7 @@ inline constexpr TimePs kTimeLimitPs = std::numeric_limits<TimePs>::max() / 4;
 struct LineJob
 {
     LineRef ref;
+    const MappedFile *file = nullptr; // the line's bytes are dropped from memory as they are read
     uint32_t track = 0;
     TimePs basePs = 0;            // picoseconds added to every event offset of the line
     uint64_t events = 0;
@@ -62,8 +63,8 @@ public:
     LineDecoder(TraceBuilder &builder, const std::vector<std::unique_ptr<PlaneTables>> &tables,
                 std::mutex &shared, StringId unknownName);
 
-    // Decodes the line's events into its track, records its flow endpoints and finishes the
-    // track. On corrupt input fails `err` and leaves the track unfinished.
+    // Decodes the line's events into its track, finishes the track and records its flow
+    // endpoints on the slices they ended up at. On corrupt input fails `err` and leaves the track unfinished.
     bool decode(const LineJob &job, WireReader *err);
 
     const LineCounters &counters() const { return m_counters; }
@@ -72,7 +73,6 @@ private:
     struct PendingFlow
     {
         uint32_t staged;
-        TimePs time;
         uint64_t id;
         uint32_t category;
         FlowPhase phase;
@@ -88,6 +88,8 @@ private:
     StringId m_unknownName;
     std::unordered_map<std::string_view, StringId> m_internCache;
     std::vector<PendingFlow> m_flows;
+    // Where the current line's staged slices ended up; kept between lines for its capacity.
+    std::vector<TrackBuilder::Placement> m_where;
     // XFlow categories are 6 bits; their interned names, looked up once per worker.
     static constexpr StringId kNoCategory = ~StringId(0);
     std::array<StringId, 64> m_flowCategory;

@@ -2,12 +2,14 @@
 
 #include "core/base/parallel.h"
 #include "core/io/memoryguard.h"
+#include "core/io/memoryusage.h"
 #include "core/io/runranks.h"
 #include "core/io/xspaceline.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -25,8 +27,9 @@
 //     is placed and each track's staging can be reserved exactly;
 //  3. events, in parallel, largest lines first: each line is decoded into its TrackBuilder and
 //     finished into rows at once, so staging never holds more than one line per worker.
-// No event is copied anywhere but the track being built, and a decoded line's pages are dropped
-// from resident memory, so peak RSS stays near the store plus the lines in flight.
+// No event is copied anywhere but the track being built, and the file's pages are dropped from
+// resident memory as soon as a pass has read them, so peak RSS stays near the store plus the
+// staging of the lines in flight and the flow endpoints.
 
 namespace tracedesk::core {
 
@@ -86,6 +89,24 @@ struct ParallelError
             error = std::move(e);
         }
     }
+};
+
+// Records each pass of the load as a LoadPhase.
+class PhaseClock
+{
+public:
+    explicit PhaseClock(LoadInfo &info) : m_info(info) {}
+    void mark(const char *name)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        m_info.phases.push_back({name, std::chrono::duration<double>(now - m_last).count(),
+                                 currentRssBytes(), peakRssBytes()});
+        m_last = now;
+    }
+
+private:
+    LoadInfo &m_info;
+    std::chrono::steady_clock::time_point m_last = std::chrono::steady_clock::now();
 };
 
 std::string plural(uint64_t n, const char *what)
@@ -223,6 +244,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         control->addTotal(file.file.size());
     }
 
+    PhaseClock clock(info);
     // Pass 1: structure, metadata, kinds.
     std::vector<std::unique_ptr<PlaneTables>> tables;
     std::vector<LineRef> lines;
@@ -244,6 +266,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         control->addDone(index[f].file.size() - lineBytes);
     }
     info.xlines = lines.size();
+    clock.mark("index");
 
     const unsigned workers = unsigned(std::clamp<size_t>(std::thread::hardware_concurrency(), 1,
                                                          std::max<size_t>(lines.size(), 1)));
@@ -257,8 +280,12 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
     ParallelError failure;
     runParallel(lines.size(), workers, control, [&](unsigned, size_t i) {
         WireReader err;
-        if (readLineHeader(lines[i], &headers[i], &err))
+        if (readLineHeader(lines[i], &headers[i], &err)) {
+            // Counting events touched every page of the line; drop them until pass 3 reads
+            // the line again (the names kept point into the mapping and read back on use).
+            index[lineFile[i]].file.release(lines[i].begin, lines[i].end);
             return true;
+        }
         failure.record(i, lineError(i, err));
         return false;
     });
@@ -266,6 +293,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         return Result<std::shared_ptr<Trace>>::cancelled();
     if (failure.error)
         return *failure.error;
+    clock.mark("line headers");
 
     // Every event is counted now: refuse before the store is built rather than run out of
     // memory half way through.
@@ -321,6 +349,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         const uint32_t plane = tables[lines[i].tables]->plane;
         const std::string_view name = h.displayName.empty() ? h.name : h.displayName;
         jobs[i].ref = lines[i];
+        jobs[i].file = &index[lineFile[i]].file;
         jobs[i].track = builder.addTrack(plane, name, h.displayId != 0 ? h.displayId : h.id);
         jobs[i].events = h.events;
         const size_t f = lineFile[i];
@@ -376,6 +405,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         return *failure.error;
     if (memoryError)
         return *memoryError;
+    clock.mark("events");
 
     LineCounters sum;
     for (const LineDecoder &d : decoders) {
@@ -384,6 +414,14 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         sum.badFlows += d.counters().badFlows;
         sum.clampedTimes += d.counters().clampedTimes;
     }
+    // The decoders' buffers (placements of the largest line each met) go before the flows
+    // are chained, the load's other memory peak.
+    decoders.clear();
+#ifdef __GLIBC__
+    // Freed line staging stays in the workers' heaps until trimmed; with it held, chaining the
+    // flows next would peak a gigabyte higher at 100M events.
+    ::malloc_trim(0);
+#endif
     sum.unknownStats += metadataWarnings;
     sum.clampedTimes += clamped;
     if (sum.unknownKinds > 0)
@@ -400,10 +438,13 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
     std::shared_ptr<Trace> trace = builder.build(control);
     if (!trace)
         return Result<std::shared_ptr<Trace>>::cancelled();
+    // The builder's info is the trace's: the clock keeps recording into it.
+    clock.mark("rows and flows");
 #ifdef __GLIBC__
     // Line staging was freed track by track; hand the retained heap back to the system so the
     // process holds about the store's size once loaded.
     ::malloc_trim(0);
+    clock.mark("heap trim");
 #endif
     return trace;
 }

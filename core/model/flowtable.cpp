@@ -6,11 +6,24 @@ namespace tracedesk::core {
 
 void FlowTable::assign(const std::vector<Flow> &flows)
 {
-    std::vector<int64_t> values(flows.size());
+    assign(std::span<const std::vector<Flow>>(&flows, 1));
+}
+
+void FlowTable::assign(std::span<const std::vector<Flow>> parts)
+{
+    size_t total = 0;
+    for (const auto &part : parts)
+        total += part.size();
     auto pack = [&](Column c, auto field) {
-        for (size_t i = 0; i < flows.size(); ++i)
-            values[i] = field(flows[i]);
-        m_columns[size_t(c)].assign(values);
+        // assignWith reads 0..total-1 in order, twice: a cursor walks the parts.
+        size_t part = 0, base = 0;
+        m_columns[size_t(c)].assignWith(total, [&](size_t i) {
+            if (i < base)
+                part = base = 0;
+            while (i - base >= parts[part].size())
+                base += parts[part++].size();
+            return field(parts[part][i - base]);
+        });
     };
     pack(FromTrack, [](const Flow &f) { return int64_t(f.from.track); });
     pack(FromRow, [](const Flow &f) { return int64_t(f.from.row); });

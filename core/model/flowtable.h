@@ -13,6 +13,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <span>
 #include <vector>
 
 namespace tracedesk::core {
@@ -37,6 +38,8 @@ public:
     FlowTable(std::initializer_list<Flow> flows) { assign(std::vector<Flow>(flows)); }
 
     void assign(const std::vector<Flow> &flows);
+    // The flows of `parts` one after the other, without joining them first.
+    void assign(std::span<const std::vector<Flow>> parts);
     std::vector<Flow> toVector() const;
 
     size_t size() const { return m_columns[FromTrack].size(); }

@@ -14,9 +14,11 @@
 #include "core/model/indexiterator.h"
 #include "core/model/types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -59,6 +61,10 @@ public:
 
     // Picks the narrowest width for `values` (kNoValue entries allowed).
     void assign(std::span<const int64_t> values);
+    // The same for the n values at(0) .. at(n - 1), read twice (range, then store), so a
+    // builder packs a column straight from its staging without a wide copy of it.
+    template<typename At>
+    void assignWith(size_t n, At &&at);
 
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -116,5 +122,43 @@ private:
     int64_t m_base = 0;
     uint8_t m_width = 8;
 };
+
+template<typename At>
+void PackedInts::assignWith(size_t n, At &&at)
+{
+    clear();
+    if (n == 0)
+        return;
+    int64_t lo = std::numeric_limits<int64_t>::max();
+    int64_t hi = std::numeric_limits<int64_t>::min();
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t v = at(i);
+        if (v == kNoValue)
+            continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (lo > hi)
+        lo = hi = 0;
+    const uint64_t range = uint64_t(hi) - uint64_t(lo);
+    const uint8_t width = range < 0xffu ? 1 : range < 0xffffu ? 2 : range < 0xffffffffu ? 4 : 8;
+    setLayout(width, lo, n);
+    m_bytes.resize(n * width);
+    auto fill = [&](auto zero) {
+        using T = decltype(zero);
+        uint8_t *out = m_bytes.data();
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t v = at(i);
+            const T t = v == kNoValue ? T(~T(0)) : T(uint64_t(v) - uint64_t(lo));
+            std::memcpy(out + i * sizeof(T), &t, sizeof(T));
+        }
+    };
+    switch (width) {
+    case 1: fill(uint8_t(0)); break;
+    case 2: fill(uint16_t(0)); break;
+    case 4: fill(uint32_t(0)); break;
+    default: fill(uint64_t(0)); break;
+    }
+}
 
 } // namespace tracedesk::core

@@ -21,6 +21,16 @@
 
 namespace tracedesk::core {
 
+// One stage of a load: how long it took and the process's memory when it ended (resident now,
+// and the high-water mark so far). Readers that have stages record them; the bench prints them.
+struct LoadPhase
+{
+    std::string name;
+    double seconds = 0;
+    uint64_t rssBytes = 0;
+    uint64_t peakRssBytes = 0;
+};
+
 struct LoadInfo
 {
     std::string format;                       // "xspace" or "chrome-json"
@@ -33,6 +43,7 @@ struct LoadInfo
     uint64_t warningCount = 0;
     std::vector<std::string> warnings;        // the first few, for display
     double loadSeconds = 0;
+    std::vector<LoadPhase> phases;            // not kept in the store cache
     bool fromCache = false;
     RunMetadata run;                          // framework, devices, process group
 

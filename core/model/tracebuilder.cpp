@@ -76,11 +76,31 @@ void TraceBuilder::addFlowBetween(uint32_t fromTrack, uint32_t fromStaged, uint3
     m_directFlows.push_back({fromTrack, fromStaged, toTrack, toStaged, id, category});
 }
 
+void TraceBuilder::addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category,
+                                         FlowPhase phase)
+{
+    const uint64_t h = (id * 0x9E3779B97F4A7C15ull) ^ category;
+    m_buckets[(h >> 32) % kFlowBuckets].push({id, slice.track, slice.index, category,
+                                               uint16_t(slice.row), phase});
+}
+
 void TraceBuilder::finishTrack(uint32_t i)
 {
     if (m_finished[i])
         return;
     m_builders[i].finish(m_needsPlacement[i] ? &m_placements[i] : nullptr);
+    m_finished[i] = 1;
+}
+
+void TraceBuilder::finishTrack(uint32_t i, std::vector<TrackBuilder::Placement> *where)
+{
+    if (!where)
+        return finishTrack(i);
+    if (m_finished[i])
+        return;
+    m_builders[i].finish(where);
+    if (m_needsPlacement[i])
+        m_placements[i] = *where;
     m_finished[i] = 1;
 }
 
@@ -128,11 +148,103 @@ std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
     return std::move(m_trace);
 }
 
+void TraceBuilder::EndpointBucket::push(const PlacedEndpoint &e)
+{
+    // Chunks start small (a trace with a handful of flows costs a few KiB) and grow to 1.5 MiB.
+    constexpr size_t kFirst = 64, kLargest = size_t(1) << 16;
+    if (chunks.empty() || chunks.back().size() == chunks.back().capacity()) {
+        chunks.emplace_back();
+        chunks.back().reserve(std::min(kFirst << std::min<size_t>(chunks.size() - 1, 10), kLargest));
+    }
+    chunks.back().push_back(e);
+    ++size;
+}
+
+std::vector<TraceBuilder::PlacedEndpoint> TraceBuilder::EndpointBucket::take()
+{
+    std::vector<PlacedEndpoint> all;
+    all.reserve(size);
+    for (auto &chunk : chunks) {
+        all.insert(all.end(), chunk.begin(), chunk.end());
+        std::vector<PlacedEndpoint>().swap(chunk);
+    }
+    chunks = {};
+    size = 0;
+    return all;
+}
+
 void TraceBuilder::resolveFlows()
 {
-    std::vector<Flow> flows;
-    resolveFlowsInto(flows);
-    m_trace->flows.assign(flows);
+    std::vector<std::vector<Flow>> parts(1);
+    resolveFlowsInto(parts.front());
+    for (auto &where : m_placements)
+        std::vector<TrackBuilder::Placement>().swap(where);
+    chainPlacedEndpoints(parts);
+    m_trace->flows.assign(parts);
+}
+
+// The same chaining as resolveFlowsInto's, for endpoints placed by their reader: each
+// (category, id) group in time order, ties in arrival order (a stable sort of its bucket, in
+// which a group's endpoints keep the order they came in).
+void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
+{
+    size_t total = 0;
+    for (const EndpointBucket &b : m_buckets)
+        total += b.size;
+    if (total == 0)
+        return;
+    auto timeOf = [this](const PlacedEndpoint &e) {
+        return m_tracks[e.track].rows[e.row].start[e.index];
+    };
+    auto chain = [&](std::vector<PlacedEndpoint> &eps, std::vector<Flow> &out) {
+        std::stable_sort(eps.begin(), eps.end(),
+                         [&](const PlacedEndpoint &x, const PlacedEndpoint &y) {
+                             if (x.id != y.id)
+                                 return x.id < y.id;
+                             if (x.category != y.category)
+                                 return x.category < y.category;
+                             return timeOf(x) < timeOf(y);
+                         });
+        for (size_t i = 0; i < eps.size();) {
+            size_t j = i;
+            while (j < eps.size() && eps[j].category == eps[i].category && eps[j].id == eps[i].id)
+                ++j;
+            bool havePrev = false;
+            SliceRef prev;
+            for (size_t k = i; k < j; ++k) {
+                const PlacedEndpoint &ep = eps[k];
+                const SliceRef slice{ep.track, ep.row, ep.index};
+                if (havePrev && ep.phase != FlowPhase::Start && !(slice == prev))
+                    out.push_back(Flow{prev, slice, ep.id, ep.category});
+                prev = slice;
+                havePrev = ep.phase != FlowPhase::End;
+            }
+            i = j;
+        }
+        std::vector<PlacedEndpoint>().swap(eps);
+    };
+    // Few endpoints chain as one list, so their flows come in (id, category) order; many bucket
+    // by bucket on every core. Either order is the same on every machine.
+    if (total < 100000) {
+        std::vector<PlacedEndpoint> all;
+        all.reserve(total);
+        for (EndpointBucket &b : m_buckets) {
+            const std::vector<PlacedEndpoint> part = b.take();
+            all.insert(all.end(), part.begin(), part.end());
+        }
+        parts.emplace_back();
+        chain(all, parts.back());
+        return;
+    }
+    std::vector<std::vector<Flow>> perBucket(kFlowBuckets);
+    parallelFor(kFlowBuckets, 0, [&](unsigned, size_t b) {
+        std::vector<PlacedEndpoint> eps = m_buckets[b].take();
+        perBucket[b].reserve(eps.size() / 2);
+        chain(eps, perBucket[b]);
+        return true;
+    });
+    for (auto &flows : perBucket)
+        parts.push_back(std::move(flows));
 }
 
 void TraceBuilder::resolveFlowsInto(std::vector<Flow> &flows)
@@ -270,5 +382,6 @@ void TraceBuilder::resolveFlowsInto(std::vector<Flow> &flows)
     eps.clear();
     eps.shrink_to_fit();
 }
+
 
 } // namespace tracedesk::core

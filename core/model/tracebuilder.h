@@ -11,6 +11,7 @@
 #include "core/model/trace.h"
 #include "core/model/trackbuilder.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 
@@ -51,7 +52,15 @@ public:
     void addFlowBetween(uint32_t fromTrack, uint32_t fromStaged, uint32_t toTrack,
                         uint32_t toStaged, uint64_t id, StringId category);
 
+    // A flow endpoint on a slice of a track already finished (readers that finish their own
+    // tracks: XSpace lines), so the track keeps no staged-to-row placement table. Its time is
+    // the slice's start.
+    void addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category, FlowPhase phase);
+
     void finishTrack(uint32_t i);
+    // Finishes track i with the placement of its staged slices written to `where` (the caller's
+    // buffer, reused across tracks), for endpoints the caller then places itself.
+    void finishTrack(uint32_t i, std::vector<TrackBuilder::Placement> *where);
     // Finishes the remaining tracks, resolves flows, computes bounds. Returns null only when
     // cancelled. The builder is spent afterwards.
     std::shared_ptr<Trace> build(LoadControl *control = nullptr);
@@ -67,8 +76,32 @@ private:
         FlowPhase phase;
         bool bindNext;
     };
+    // An endpoint bound to its slice, waiting to be chained with the others of its
+    // (category, id): 24 bytes, as a trace of 100M events can hold 60M of them. Its time is its
+    // slice's start, read from the finished row when a group needs ordering.
+    struct PlacedEndpoint
+    {
+        uint64_t id;
+        uint32_t track;
+        uint32_t index;
+        StringId category;
+        uint16_t row;
+        FlowPhase phase;
+    };
+    // Placed endpoints are spread over buckets by a hash of (category, id) as they arrive, so a
+    // group's endpoints stay in arrival order within one bucket and buckets chain in parallel.
+    // Each bucket grows in chunks: no doubling slack, no copy on growth.
+    static constexpr size_t kFlowBuckets = 16;
+    struct EndpointBucket
+    {
+        std::vector<std::vector<PlacedEndpoint>> chunks;
+        size_t size = 0;
+        void push(const PlacedEndpoint &e);
+        std::vector<PlacedEndpoint> take();
+    };
     void resolveFlows();
     void resolveFlowsInto(std::vector<Flow> &flows);
+    void chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts);
 
     std::shared_ptr<Trace> m_trace;
     std::deque<Track> m_tracks;
@@ -84,6 +117,7 @@ private:
         StringId category;
     };
     std::vector<DirectFlow> m_directFlows;
+    std::array<EndpointBucket, kFlowBuckets> m_buckets;
 };
 
 } // namespace tracedesk::core

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <span>
 
 namespace tracedesk::core {
 
@@ -122,71 +123,79 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         stack.push_back({end, uint16_t(d)});
     }
 
+    // Staged indices grouped by row, each row's in sorted order (a counting sort by depth).
+    // Every column is then packed straight from its staging row by row, and each staging column
+    // is freed as soon as it is packed, so the peak stays near the staging plus one index per
+    // slice (a line of the size of the whole trace can be in flight).
+    const size_t rowTotal = rowLastEnd.size();
+    std::vector<size_t> first(rowTotal + 1, 0);
+    for (size_t d = 0; d < rowTotal; ++d)
+        first[d + 1] = first[d] + rowCount[d];
+    std::vector<uint32_t> members(n);
+    {
+        std::vector<size_t> next(first.begin(), first.end() - 1);
+        for (size_t k = 0; k < n; ++k)
+            members[next[depth[k]]++] = at(k);
+    }
+    release(depth);
+    release(order);
+    auto rowOf = [&](size_t d) {
+        return std::span<const uint32_t>(members.data() + first[d], first[d + 1] - first[d]);
+    };
+
     auto &rows = m_track.rows;
     rows.clear();
-    rows.resize(rowLastEnd.size());
-    // Wide staging per row; each column is packed once its row is complete.
-    std::vector<std::vector<int64_t>> durations(rows.size()), kinds(rows.size());
-    for (size_t d = 0; d < rows.size(); ++d) {
-        rows[d].start.reserve(rowCount[d]);
-        durations[d].reserve(rowCount[d]);
-        kinds[d].reserve(rowCount[d]);
-        rows[d].args.reserve(rowCount[d]);
+    rows.resize(rowTotal);
+    if (where) {
+        where->resize(n);
+        for (size_t d = 0; d < rowTotal; ++d) {
+            const auto m = rowOf(d);
+            for (size_t i = 0; i < m.size(); ++i)
+                (*where)[m[i]] = Placement{uint32_t(d), uint32_t(i)};
+        }
     }
-    if (where)
-        where->assign(n, Placement{0, 0});
-    // Staged index -> position, needed to place side values.
-    std::vector<Placement> placed;
-    bool anySide = false;
-    for (const auto &column : m_side)
-        anySide = anySide || !column.empty();
-    const bool needPlacement = where || anySide;
-    if (needPlacement && !where)
-        placed.resize(n);
-    std::vector<Placement> &pos = where ? *where : placed;
-    for (size_t k = 0; k < n; ++k) {
-        const uint32_t e = at(k);
-        const uint16_t d = depth[k];
-        Row &row = rows[d];
-        if (needPlacement)
-            pos[e] = Placement{d, uint32_t(row.start.size())};
-        row.start.push_back(m_start[e]);
-        durations[d].push_back(m_duration[e]);
-        kinds[d].push_back(m_kind[e]);
-        row.args.push_back(m_args[e]);
+    for (size_t d = 0; d < rowTotal; ++d) {
+        const auto m = rowOf(d);
+        rows[d].start.resize(m.size());
+        for (size_t i = 0; i < m.size(); ++i)
+            rows[d].start[i] = m_start[m[i]];
     }
-    for (size_t d = 0; d < rows.size(); ++d) {
-        rows[d].duration.assign(durations[d]);
-        release(durations[d]);
-        rows[d].kind.assign(kinds[d]);
-        release(kinds[d]);
+    release(m_start);
+    for (size_t d = 0; d < rowTotal; ++d) {
+        const auto m = rowOf(d);
+        rows[d].duration.assignWith(m.size(), [&](size_t i) { return m_duration[m[i]]; });
     }
+    release(m_duration);
+    for (size_t d = 0; d < rowTotal; ++d) {
+        const auto m = rowOf(d);
+        rows[d].kind.assignWith(m.size(), [&](size_t i) { return int64_t(m_kind[m[i]]); });
+    }
+    release(m_kind);
     // A row none of whose slices has args keeps no args column (most device rows).
-    for (Row &row : rows) {
-        if (std::all_of(row.args.begin(), row.args.end(), [](ArgsRef a) { return a == kNoArgs; }))
-            release(row.args);
+    for (size_t d = 0; d < rowTotal; ++d) {
+        const auto m = rowOf(d);
+        if (std::none_of(m.begin(), m.end(), [&](uint32_t e) { return m_args[e] != kNoArgs; }))
+            continue;
+        rows[d].args.resize(m.size());
+        for (size_t i = 0; i < m.size(); ++i)
+            rows[d].args[i] = m_args[m[i]];
     }
+    release(m_args);
     for (size_t c = 0; c < m_side.size(); ++c) {
-        const auto &staging = m_side[c];
+        auto &staging = m_side[c];
         if (staging.empty())
             continue;
-        std::vector<std::vector<int64_t>> columns(rows.size());
-        for (size_t d = 0; d < rows.size(); ++d)
-            columns[d].assign(rows[d].size(), kNoValue);
-        bool any = false;
-        for (size_t e = 0; e < staging.size() && e < n; ++e) {
-            if (staging[e] != kNoValue) {
-                columns[pos[e].row][pos[e].index] = staging[e];
-                any = true;
-            }
-        }
+        auto value = [&](uint32_t e) { return e < staging.size() ? staging[e] : kNoValue; };
         // Rows whose slices carry no value of this column keep no column at all.
-        for (size_t d = 0; d < rows.size() && any; ++d) {
-            const auto &column = columns[d];
-            if (!std::all_of(column.begin(), column.end(), [](int64_t v) { return v == kNoValue; }))
-                rows[d].side[c].assign(column);
+        for (size_t d = 0; d < rowTotal; ++d) {
+            const auto m = rowOf(d);
+            if (std::all_of(m.begin(), m.end(), [&](uint32_t e) { return value(e) == kNoValue; }))
+                continue;
+            rows[d].side[c].assignWith(m.size(), [&](size_t i) { return value(m[i]); });
         }
+        release(staging);
     }
+    release(members);
 
     m_track.sliceCount = n;
     if (n > 0) {
@@ -220,12 +229,6 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         m_track.end = n > 0 ? std::max(m_track.end, hi) : hi;
     }
 
-    release(m_start);
-    release(m_duration);
-    release(m_kind);
-    release(m_args);
-    for (auto &column : m_side)
-        release(column);
     m_track.counter.time.shrink_to_fit();
     m_track.counter.value.shrink_to_fit();
     m_track.aggregates.shrink_to_fit();

@@ -5,6 +5,8 @@
 #include "core/io/chromejsonreader.h"
 #include "core/io/legacyrun.h"
 #include "core/io/memoryguard.h"
+#include "core/io/nsys/nsysdatabase.h"
+#include "core/io/nsys/nsysreader.h"
 #include "core/io/rankrunloader.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
@@ -122,9 +124,21 @@ Result<LoadOptions> rankOptions(const ResolvedSource &source, const LoadOptions 
 
 } // namespace
 
+const char *sourceFormatName(SourceFormat format)
+{
+    switch (format) {
+    case SourceFormat::XSpace: return "xspace";
+    case SourceFormat::ChromeJson: return "chrome-json";
+    case SourceFormat::NsysSqlite: return "nsys-sqlite";
+    }
+    return "unknown";
+}
+
 Result<SourceFormat> detectFormat(const std::string &path)
 {
     const std::string name = fs::path(path).filename().string();
+    if (isNsysReportName(name))
+        return nsysReportAdvice(path);
     if (isXSpaceName(name))
         return SourceFormat::XSpace;
     if (isJsonName(name))
@@ -137,6 +151,10 @@ Result<SourceFormat> detectFormat(const std::string &path)
     const auto n = size_t(in.gcount());
     if (n == 0)
         return fileError(path, "is empty");
+    if (n >= nsys::kSqliteMagic.size()
+        && std::string_view(reinterpret_cast<const char *>(head), nsys::kSqliteMagic.size())
+               == nsys::kSqliteMagic)
+        return SourceFormat::NsysSqlite;
     if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
         return SourceFormat::ChromeJson;
     if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
@@ -151,7 +169,8 @@ Result<SourceFormat> detectFormat(const std::string &path)
     // An XSpace starts with field 1 (planes), length-delimited: tag byte 0x0a.
     if (head[0] == 0x0a || head[0] == 0x12 || head[0] == 0x1a || head[0] == 0x22)
         return SourceFormat::XSpace;
-    return fileError(path, "is neither an XSpace profile (.xplane.pb) nor Chrome trace JSON");
+    return fileError(path, "is neither an XSpace profile (.xplane.pb), Chrome trace JSON nor an "
+                           "Nsight Systems SQLite export");
 }
 
 std::vector<std::string> listRuns(const std::string &dir)
@@ -335,8 +354,12 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
             return Result<TracePtr>::cancelled();
     }
 
+    if (source.format == SourceFormat::NsysSqlite && source.files.size() > 1)
+        return fileError(source.files[1], "is a second Nsight Systems export; open one at a time");
     Result<std::shared_ptr<Trace>> loaded =
         source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, effective)
+        : source.format == SourceFormat::NsysSqlite
+            ? readNsysSqlite(source.files.front(), control, effective)
         : source.files.size() > 1 ? readChromeJsonRun(source.files, control, effective)
                                   : readChromeJson(source.files.front(), control, effective);
     if (!loaded)
@@ -374,7 +397,9 @@ Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,
         if (!detected)
             return detected.error();
         if (format && *format != detected.value())
-            return fileError(path, "mixes XSpace and Chrome JSON files in one run");
+            return fileError(path, std::string("is ") + sourceFormatName(detected.value())
+                                       + " among " + sourceFormatName(*format)
+                                       + " files: one run holds one format");
         format = detected.value();
     }
     // Named after the folder the files share, else after the first file.

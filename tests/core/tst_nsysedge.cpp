@@ -6,6 +6,7 @@
 
 #include "core/io/nsys/nsysreader.h"
 #include "core/io/traceloader.h"
+#include "core/sql/sqlsession.h"
 #include "support/kinetofixtures.h"
 #include "support/nsysfixtures.h"
 
@@ -191,6 +192,45 @@ private slots:
         QCOMPARE(t.string(t.kind(*find(t, "step 1")).category), std::string_view("nvtx"));
         QCOMPARE(t.duration(*find(t, "mark")), TimePs(0));
         QCOMPARE(t.tracks[find(t, "never ends")->track].sourceId, int64_t(101));
+    }
+
+    // Kernels are classified by the shared rules through SQL's kernels table, whatever the
+    // format: NCCL is communication, a cuBLAS GEMM is GEMM, a copy is memory.
+    void kernelFamilies()
+    {
+        const std::string gp = std::to_string(kGlobalPid);
+        const std::string path = (m_dir.path() + "/families.sqlite").toStdString();
+        QVERIFY(testsupport::writeDb(
+            path, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+                  "INSERT INTO StringIds VALUES (1, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL'),"
+                  " (2, 'ampere_sgemm_128x64_nn'), (3, 'cudaLaunchKernel');"
+                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, "
+                  "correlationId, globalPid, demangledName);"
+                  "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 4000, 0, 7, 1, " + gp
+                + ", 1), (5000, 6000, 0, 7, 2, " + gp + ", 1), (7000, 9500, 0, 8, 3, " + gp
+                + ", 2);"
+                  "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start, end, globalTid, "
+                  "correlationId, nameId);"
+                  "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (900, 950, " + std::to_string(kMain)
+                + ", 1, 3), (4900, 4950, " + std::to_string(kMain) + ", 2, 3), (6900, 6950, "
+                + std::to_string(kMain) + ", 3, 3);"));
+        auto loaded = loadTrace(path, nullptr, noCache());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        QCOMPARE(loaded.value()->flows.size(), size_t(3));
+        auto session = sql::SqlSession::open(loaded.value());
+        QVERIFY(session.ok());
+        auto result = session.value()->run(
+            "SELECT name, family, sum(calls), sum(total_us) FROM kernels GROUP BY 1, 2 ORDER BY 1");
+        QVERIFY2(result.ok(), result.ok() ? "" : result.message().c_str());
+        const auto &rows = result.value().rows;
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(std::get<std::string>(rows[0][0]), std::string("ampere_sgemm_128x64_nn"));
+        QCOMPARE(std::get<std::string>(rows[0][1]), std::string("GEMM"));
+        QCOMPARE(std::get<int64_t>(rows[0][2]), int64_t(1));
+        QCOMPARE(std::get<double>(rows[0][3]), 2.5);
+        QCOMPARE(std::get<std::string>(rows[1][1]), std::string("Communication"));
+        QCOMPARE(std::get<int64_t>(rows[1][2]), int64_t(2));
+        QCOMPARE(std::get<double>(rows[1][3]), 4.0);
     }
 
     // The store cache keeps an export as it keeps every other input: the second open is served

@@ -9,9 +9,13 @@
 #include "core/io/nsys/nsysreader.h"
 #include "core/io/traceloader.h"
 #include "core/sql/sqlsession.h"
+#include "support/clirun.h"
 #include "support/kinetofixtures.h"
 #include "support/nsysfixtures.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <map>
@@ -419,6 +423,43 @@ private slots:
                            "JOIN StringIds s ON s.id = r.nameId WHERE s.value GLOB "
                            "'cudaLaunchKernel_v*'"));
         QCOMPARE(int64_t(report.launches.size()), int64_t(1312));
+    }
+
+    // Two captures of one job compared at kernel level: each kernel name's total in A and B is
+    // the sum of end - start in that export, and its delta their difference.
+    void compareTwoExports()
+    {
+        const QString a = testsupport::nsysFixtureDir() + "NVIDIA-Fuser__report1.sqlite";
+        const QString b = testsupport::nsysFixtureDir() + "NVIDIA-Fuser__report2.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(a);
+        TRACEDESK_REQUIRE_FIXTURE(b);
+        const auto run = clitest::runCli({"diff", "--json", "--top", "0", "--level", "kernel", a, b});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonArray ops = QJsonDocument::fromJson(run.out).object().value("ops").toArray();
+        const std::string sum = std::string("SELECT ") + kKernelNameSql
+                                + ", sum(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                  "GROUP BY 1";
+        const auto inA = RawDb(a.toStdString()).textToInt(sum);
+        const auto inB = RawDb(b.toStdString()).textToInt(sum);
+        std::set<std::string> names;
+        for (const auto &[n, ns] : inA)
+            names.insert(n);
+        for (const auto &[n, ns] : inB)
+            names.insert(n);
+        size_t checked = 0;
+        for (const QJsonValue &v : ops) {
+            const QJsonObject o = v.toObject();
+            const std::string name = o.value("name").toString().toStdString();
+            if (!names.count(name))
+                continue;
+            const int64_t nsA = inA.count(name) ? inA.at(name) : 0;
+            const int64_t nsB = inB.count(name) ? inB.at(name) : 0;
+            QCOMPARE(int64_t(o.value("total_ps_a").toDouble()), nsA * 1000);
+            QCOMPARE(int64_t(o.value("total_ps_b").toDouble()), nsB * 1000);
+            QVERIFY(qAbs(o.value("delta_us").toDouble() - double(nsB - nsA) / 1000.0) < 1e-3);
+            ++checked;
+        }
+        QCOMPARE(checked, names.size());
     }
 
 private:

@@ -462,6 +462,25 @@ private slots:
         QCOMPARE(checked, names.size());
     }
 
+    // `summary --json` reports the rows read per table, as the export counts them.
+    void summaryRowsPerTable()
+    {
+        const QString path =
+            testsupport::nsysFixtureDir() + "pipit__perlmutter-cloverleaf-cuda.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        const auto run = clitest::runCli({"summary", "--json", "--no-cache", path});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value("format").toString(), QStringLiteral("nsys-sqlite"));
+        const QJsonObject rows = o.value("records_by_table").toObject();
+        RawDb db(path.toStdString());
+        for (const char *table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                  "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API"})
+            QCOMPARE(int64_t(rows.value(table).toDouble()), db.count(table));
+        QVERIFY(!rows.contains("NVTX_EVENTS"));   // the capture traced no NVTX
+    }
+
 private:
     static std::vector<std::map<std::string, std::string>> readCsv(const QString &path)
     {

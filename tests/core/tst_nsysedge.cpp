@@ -66,7 +66,9 @@ std::string edgeSql()
            " (800, 2000, 59, NULL, " + main + ", 4, 5),"
            " (2500, NULL, 34, 'mark', " + main + ", NULL, 0),"
            " (3000, NULL, 60, 'never ends', " + worker + ", NULL, 0),"
-           " (3100, 3200, 59, NULL, " + main + ", NULL, 0);";
+           " (3100, 3200, 59, NULL, " + main + ", NULL, 0),"
+           " (850, 1150, 59, 'aten::mm, seq = 12, op_id = 3, sizes = [[2, 3], [3, 4]]', "
+           + main + ", NULL, 0);";
 }
 
 bool hasWarning(const Trace &t, const std::string &table, const std::string &phrase)
@@ -192,6 +194,22 @@ private slots:
         QCOMPARE(t.string(t.kind(*find(t, "step 1")).category), std::string_view("nvtx"));
         QCOMPARE(t.duration(*find(t, "mark")), TimePs(0));
         QCOMPARE(t.tracks[find(t, "never ends")->track].sourceId, int64_t(101));
+
+        // PyTorch's emit_nvtx range is the operator, named without its fields, which stay as
+        // the range's text; the kernel its launch started is attributed to it.
+        const std::map<std::string, int> ops{{"aten::mm", 1}};
+        QCOMPARE(namesWithRole(t, SliceRole::CpuOp), ops);
+        const SliceRef mm = *find(t, "aten::mm");
+        StringId textKey = 0;
+        QVERIFY(t.strings.find("nvtx text", &textKey));
+        QVERIFY(t.tracks[mm.track].args.find(t.row(mm).argsAt(mm.index), textKey, &v));
+        QCOMPARE(v.s, std::string_view("aten::mm, seq = 12, op_id = 3, sizes = [[2, 3], [3, 4]]"));
+        auto session = sql::SqlSession::open(loaded.value());
+        QVERIFY(session.ok());
+        auto result = session.value()->run(
+            "SELECT count(*) FROM kernels WHERE name = 'gemm_kernel' AND op_name = 'aten::mm'");
+        QVERIFY2(result.ok(), result.ok() ? "" : result.message().c_str());
+        QCOMPARE(std::get<int64_t>(result.value().rows.at(0).at(0)), int64_t(1));
     }
 
     // Kernels are classified by the shared rules through SQL's kernels table, whatever the
@@ -260,7 +278,7 @@ private slots:
         QVERIFY(fromMemory.ok() && fromFile.ok());
         QCOMPARE(fromMemory.value()->sliceCount(), fromFile.value()->sliceCount());
         QCOMPARE(fromMemory.value()->flows.size(), fromFile.value()->flows.size());
-        QCOMPARE(fromMemory.value()->sliceCount(), uint64_t(4 + 4 + 5));
+        QCOMPARE(fromMemory.value()->sliceCount(), uint64_t(4 + 4 + 6));
     }
 
     void badFiles_data()

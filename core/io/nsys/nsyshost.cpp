@@ -4,6 +4,8 @@
 
 #include "core/io/nsys/nsysimporter.h"
 
+#include <algorithm>
+
 namespace tracedesk::core::nsys {
 
 namespace {
@@ -15,6 +17,18 @@ constexpr int64_t kNvtxStartEnd = 60;
 constexpr int64_t kNvtxDomainCreate = 75;
 // ENUM_NSYS_EVENT_CLASS: the RUNTIME table holds both APIs.
 constexpr int64_t kCudaDriver = 1;
+
+// PyTorch's emit_nvtx names a range "aten::mm, seq = 12, op_id = 3, sizes = [[2, 3], [3, 4]]":
+// the operator is the text before its first ", key = " field. Nullopt for other ranges.
+std::optional<std::string_view> emitNvtxOperator(std::string_view text)
+{
+    if (text.substr(0, 6) != "aten::")
+        return std::nullopt;
+    size_t end = text.size();
+    for (std::string_view field : {", seq = ", ", op_id = ", ", sizes = "})
+        end = std::min(end, text.find(field));
+    return text.substr(0, end);
+}
 
 } // namespace
 
@@ -83,6 +97,7 @@ Result<bool> NsysImporter::readNvtx()
         if (q.failed())
             return m_db.sqliteError("cannot be read: table NVTX_EVENTS");
     }
+    const StringId textKey = m_builder.intern("nvtx text");
     NsysQuery q(m_db, select);
     while (q.next()) {
         if (auto tick = rowTick(q); !tick)
@@ -105,11 +120,20 @@ Result<bool> NsysImporter::readNvtx()
             if (auto it = m_nvtxDomains.find(*domain); it != m_nvtxDomains.end() && !it->second.empty())
                 category = it->second;
         }
-        const std::string name = textOf(q, "(unnamed range)");
+        const std::string text = textOf(q, "(unnamed range)");
         const uint32_t track = threadTrack(*globalTid);
-        m_builder.trackBuilder(track).addSlice(
-            start, type == kNvtxMark ? 0 : duration,
-            kindFor(name, category, SliceRole::UserAnnotation, m_builder.track(track).plane));
+        TrackBuilder &tb = m_builder.trackBuilder(track);
+        // An emit_nvtx range is the operator itself, as the PyTorch profiler would record it;
+        // its fields stay readable as the range's text.
+        const auto op = type == kNvtxMark ? std::nullopt : emitNvtxOperator(text);
+        ArgsArena::Writer args(tb.args());
+        if (op && op->size() != text.size())
+            args.addString(textKey, text);
+        tb.addSlice(start, type == kNvtxMark ? 0 : duration,
+                    kindFor(op ? *op : std::string_view(text), category,
+                            op ? SliceRole::CpuOp : SliceRole::UserAnnotation,
+                            m_builder.track(track).plane),
+                    args.finish());
     }
     return finishTable(q, t, problems);
 }

@@ -13,7 +13,8 @@
 //   are bound to their GPU activities by (process, correlation id) as flows, 1:N.
 // - NVTX push/pop and start/end ranges are user annotations on the thread that opened them
 //   (text inline or by string id), marks are instants; the domain names the category (nsys's
-//   MPI tracing writes its calls as an `MPI` domain). OS runtime, MPI, cuBLAS and cuDNN tables
+//   MPI tracing writes its calls as an `MPI` domain). PyTorch's emit_nvtx ranges
+//   (`aten::mm, seq = 12, ...`) are CPU operators named by their operator. OS runtime, MPI, cuBLAS and cuDNN tables
 //   are ranges on their threads.
 // - Times are ns from the session start; the store keeps them (x1000, ps) from that origin and
 //   RunMetadata::clockOriginNs holds the session's UTC start, which puts exports of one job on

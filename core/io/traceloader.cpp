@@ -48,6 +48,11 @@ bool isJsonName(const std::string &name)
     return endsWith(n, ".json") || endsWith(n, ".json.gz") || endsWith(n, ".json.zst");
 }
 
+bool isSqliteName(const std::string &name)
+{
+    return endsWith(lower(name), ".sqlite");
+}
+
 std::vector<std::string> filesMatching(const fs::path &dir, bool (*match)(const std::string &))
 {
     std::vector<std::string> out;
@@ -272,6 +277,10 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
 
     const auto runs = listRuns(path);
     if (runs.empty()) {
+        // A folder of Nsight Systems exports (one per rank) is one run.
+        if (auto exports = filesMatching(path, isSqliteName); !exports.empty())
+            return ResolvedSource{SourceFormat::NsysSqlite, exports,
+                                  fs::path(path).filename().string(), {}};
         if (auto odd = unreadableProfileEntry(path))
             return *odd;
         return fileError(path, "contains no profile: expected <host>.xplane.pb files, a trace "
@@ -354,12 +363,11 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
             return Result<TracePtr>::cancelled();
     }
 
-    if (source.format == SourceFormat::NsysSqlite && source.files.size() > 1)
-        return fileError(source.files[1], "is a second Nsight Systems export; open one at a time");
     Result<std::shared_ptr<Trace>> loaded =
         source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, effective)
         : source.format == SourceFormat::NsysSqlite
-            ? readNsysSqlite(source.files.front(), control, effective)
+            ? (source.files.size() > 1 ? readNsysSqliteRun(source.files, control, effective)
+                                       : readNsysSqlite(source.files.front(), control, effective))
         : source.files.size() > 1 ? readChromeJsonRun(source.files, control, effective)
                                   : readChromeJson(source.files.front(), control, effective);
     if (!loaded)

@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -345,14 +346,57 @@ private slots:
         QVERIFY2(loaded.message().rfind(path + ": ", 0) == 0, loaded.message().c_str());
     }
 
-    // Several exports at once are refused by name until runs of exports are supported.
-    void twoExports()
+    // Exports of one job given together are one run: a section per rank (from the file names),
+    // each export's times moved by how much later its session started than the earliest.
+    void runOfExports()
     {
-        const std::string second = (m_dir.path() + "/second.sqlite").toStdString();
-        QVERIFY(QFile::copy(QString::fromStdString(m_edge), QString::fromStdString(second)));
-        auto loaded = loadTraces({m_edge, second}, nullptr, noCache());
-        QVERIFY(!loaded.ok());
-        QVERIFY2(loaded.message().rfind(second + ": ", 0) == 0, loaded.message().c_str());
+        QVERIFY(QDir(m_dir.path()).mkpath("run"));
+        const std::string a = (m_dir.path() + "/run/job_rank0.sqlite").toStdString();
+        const std::string b = (m_dir.path() + "/run/job_rank1.sqlite").toStdString();
+        QVERIFY(testsupport::writeDb(a, edgeSql()));
+        QVERIFY(testsupport::writeDb(b, edgeSql()
+                                            + "UPDATE TARGET_INFO_SESSION_START_TIME SET "
+                                              "utcEpochNs = utcEpochNs + 1000000;"));
+        auto single = loadTrace(a, nullptr, noCache());
+        auto run = loadTraces({b, a}, nullptr, noCache());
+        QVERIFY2(run.ok(), run.ok() ? "" : run.message().c_str());
+        const Trace &t = *run.value();
+        QCOMPARE(t.info.hosts, (std::vector<std::string>{"rank 0", "rank 1"}));
+        QCOMPARE(t.sliceCount(), 2 * single.value()->sliceCount());
+        QCOMPARE(t.flows.size(), 2 * single.value()->flows.size());
+        QCOMPARE(t.info.run.clockOriginNs, int64_t(1700000000000000000));
+        std::map<std::string, TimePs> firstGemm;
+        for (const Track &track : t.tracks)
+            for (const Row &r : track.rows)
+                for (size_t i = 0; i < r.size(); ++i) {
+                    if (t.string(t.kinds[r.kind[i]].name) != "gemm_kernel")
+                        continue;
+                    const std::string host(t.string(t.planes[track.plane].host));
+                    if (!firstGemm.count(host) || r.start[i] < firstGemm[host])
+                        firstGemm[host] = r.start[i];
+                }
+        QCOMPARE(firstGemm.at("rank 0"), TimePs(1000) * 1000);
+        QCOMPARE(firstGemm.at("rank 1"), (TimePs(1000) + 1000000) * 1000);
+        // A folder holding the exports opens as the same run.
+        auto folder = loadTrace(m_dir.path().toStdString() + "/run", nullptr, noCache());
+        QVERIFY2(folder.ok(), folder.ok() ? "" : folder.message().c_str());
+        QCOMPARE(folder.value()->info.hosts, t.info.hosts);
+        QCOMPARE(folder.value()->sliceCount(), t.sliceCount());
+        // Each export's warnings are named by its file.
+        QVERIFY(std::any_of(t.info.warnings.begin(), t.info.warnings.end(),
+                            [](const std::string &w) {
+                                return w.rfind("job_rank1.sqlite: ", 0) == 0;
+                            }));
+    }
+
+    // A run with a file that is no export fails, naming that file.
+    void runWithBadFile()
+    {
+        const std::string bad = (m_dir.path() + "/notes.sqlite").toStdString();
+        QVERIFY(testsupport::writeDb(bad, "CREATE TABLE notes (body TEXT);"));
+        auto run = loadTraces({m_edge, bad}, nullptr, noCache());
+        QVERIFY(!run.ok());
+        QVERIFY2(run.message().rfind(bad + ": ", 0) == 0, run.message().c_str());
     }
 
 private:

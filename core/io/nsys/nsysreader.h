@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tracedesk::core {
 
@@ -27,6 +28,13 @@ Result<std::shared_ptr<Trace>> readNsysSqlite(const std::string &path,
 Result<std::shared_ptr<Trace>> readNsysSqliteBytes(const std::string &name, const void *data,
                                                    size_t size, LoadControl *control = nullptr,
                                                    const LoadOptions &options = {});
+
+// Several exports of one job (one per rank) as one trace: a section `rank N` per export (N from
+// the file name, else the order given), on one clock by each export's UTC session start. A file
+// that cannot be read fails the load, naming it.
+Result<std::shared_ptr<Trace>> readNsysSqliteRun(const std::vector<std::string> &paths,
+                                                 LoadControl *control = nullptr,
+                                                 const LoadOptions &options = {});
 
 // Whether `fileName` is an Nsight Systems report (.nsys-rep, or .qdrep before 2021.3).
 bool isNsysReportName(const std::string &fileName);

@@ -269,6 +269,16 @@ private slots:
         QCOMPARE(second.value()->info.run.clockOriginNs, first.value()->info.run.clockOriginNs);
     }
 
+    // A cancelled load returns "cancelled", not a partial trace.
+    void cancelled()
+    {
+        LoadControl control;
+        control.requestCancel();
+        auto loaded = readNsysSqlite(m_edge, &control);
+        QVERIFY(!loaded.ok());
+        QVERIFY(loaded.isCancelled());
+    }
+
     // The bytes reader (the fuzz target's) reads what the file reader reads.
     void fromBytes()
     {

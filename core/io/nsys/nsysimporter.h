@@ -44,6 +44,8 @@ class NsysImporter
 public:
     NsysImporter(NsysDatabase &db, TraceBuilder &builder, LoadControl &control);
 
+    // The export's size, so progress is reported in bytes as every reader does.
+    void setFileBytes(uint64_t bytes) { m_fileBytes = bytes; }
     // Reads every table it knows. Error: the file cannot be read (corrupt page, I/O), or the
     // load was cancelled (Error::cancelled).
     Result<bool> run();
@@ -127,9 +129,6 @@ private:
     std::vector<std::pair<std::pair<int64_t, int64_t>, Staged>> m_activities;
     std::map<int64_t, std::string> m_memcpyKinds;              // copyKind -> label
     std::map<int64_t, std::string> m_nvtxDomains;              // domainId -> name
-
-public:
-    void setFileBytes(uint64_t bytes) { m_fileBytes = bytes; }
 };
 
 // Process and thread of a globalTid / globalPid: pid = bits 24-47, tid = bits 0-23.

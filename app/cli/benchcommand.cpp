@@ -365,7 +365,7 @@ int runBench(int argc, char **argv)
         return fail(source.message());
     BenchResult r;
     r.file = path;
-    r.format = source.value().format == core::SourceFormat::XSpace ? "xspace" : "chrome-json";
+    r.format = core::sourceFormatName(source.value().format);
     for (const auto &f : source.value().files) {
         std::error_code ec;
         r.fileBytes += fs::file_size(f, ec);

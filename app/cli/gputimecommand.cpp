@@ -167,10 +167,10 @@ int runGpuTime(int argc, char **argv)
     auto trace = core::loadTrace(args.positional.front(), nullptr, loadOptionsFrom(args));
     if (!trace)
         return fail(trace.message());
-    if (!isPyTorchTrace(*trace.value()))
+    if (!core::analysis::hasGpuActivityRoles(*trace.value()))
         return fail("gpu-time: " + args.positional.front()
-                    + " is not a PyTorch profiler trace; the GPU time breakdown reads Kineto "
-                      "launches and kernels");
+                    + " has no GPU kernels with their launches; the GPU time breakdown reads "
+                      "PyTorch profiler traces and Nsight Systems exports");
     auto cache = std::make_shared<core::analysis::AnalysisCache>(trace.value());
     int code = kExitError;
     const auto ranked = pytorchRankAnalyses(cache, "gpu-time", rankOption(args), json, &code);

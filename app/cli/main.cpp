@@ -41,8 +41,9 @@ void printHelp()
 {
     std::printf("Usage: tracedesk-cli <command> [options]\n"
                 "\n"
-                "Reads ML performance profiles: XSpace (<host>.xplane.pb, run folders, logdirs)\n"
-                "and Chrome trace JSON (.json, .json.gz, .json.zst).\n"
+                "Reads ML performance profiles: XSpace (<host>.xplane.pb, run folders, logdirs),\n"
+                "Chrome trace JSON (.json, .json.gz, .json.zst) and Nsight Systems SQLite\n"
+                "exports (.sqlite, from nsys export --type sqlite).\n"
                 "\n"
                 "Commands:\n");
     for (const Command &command : kCommands)

@@ -72,7 +72,7 @@ std::string formatName(const core::Trace &trace, core::SourceFormat format)
 {
     if (!trace.info.format.empty())
         return trace.info.format;
-    return format == core::SourceFormat::XSpace ? "xspace" : "chrome-json";
+    return core::sourceFormatName(format);
 }
 
 const char *planeKindName(core::PlaneKind kind)
@@ -118,7 +118,8 @@ void printJson(const core::Trace &trace, core::SourceFormat format)
     if (format == core::SourceFormat::XSpace) {
         json.value("xlines", info.xlines).value("xevents", info.xevents);
     } else {
-        json.beginObject("records_by_phase");
+        json.beginObject(format == core::SourceFormat::NsysSqlite ? "records_by_table"
+                                                                   : "records_by_phase");
         for (const auto &[phase, n] : info.recordsByPhase)
             json.value(phase, n);
         json.endObject();

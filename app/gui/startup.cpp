@@ -15,7 +15,8 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("tracedesk", "Explore ML performance profiles: XSpace "
-                                                 "(.xplane.pb) and Chrome trace JSON."));
+                                                 "(.xplane.pb), Chrome trace JSON and Nsight "
+                                                 "Systems SQLite exports."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption screenshotOption(

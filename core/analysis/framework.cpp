@@ -91,6 +91,18 @@ bool isPyTorchTrace(const Trace &trace)
     return trace.info.run.framework == "pytorch";
 }
 
+bool hasGpuActivityRoles(const Trace &trace)
+{
+    if (isPyTorchTrace(trace))
+        return true;
+    for (const EventKind &k : trace.kinds) {
+        if (k.role == SliceRole::Kernel || k.role == SliceRole::Memcpy
+            || k.role == SliceRole::Memset)
+            return true;
+    }
+    return false;
+}
+
 std::string frameworkOf(const Trace &trace)
 {
     if (!trace.info.run.framework.empty())

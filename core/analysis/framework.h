@@ -31,4 +31,10 @@ std::string frameworkOf(const Trace &trace);
 // A PyTorch profiler (Kineto) trace: the reader says so (no search).
 bool isPyTorchTrace(const Trace &trace);
 
+// The reader mapped GPU work into activity roles (kernels, copies, launches with correlation ids
+// and stream / launch side columns): a Kineto trace, or a profiler export read into the same
+// model (Nsight Systems). The kernel view, its classification and the GPU time breakdown read
+// those roles, whatever the format; framework-only views (operators, steps) still need PyTorch.
+bool hasGpuActivityRoles(const Trace &trace);
+
 } // namespace tracedesk::core::analysis

@@ -5,6 +5,8 @@
 #include "core/io/chromejsonreader.h"
 #include "core/io/legacyrun.h"
 #include "core/io/memoryguard.h"
+#include "core/io/nsys/nsysdatabase.h"
+#include "core/io/nsys/nsysreader.h"
 #include "core/io/rankrunloader.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
@@ -44,6 +46,11 @@ bool isJsonName(const std::string &name)
 {
     const std::string n = lower(name);
     return endsWith(n, ".json") || endsWith(n, ".json.gz") || endsWith(n, ".json.zst");
+}
+
+bool isSqliteName(const std::string &name)
+{
+    return endsWith(lower(name), ".sqlite");
 }
 
 std::vector<std::string> filesMatching(const fs::path &dir, bool (*match)(const std::string &))
@@ -122,9 +129,21 @@ Result<LoadOptions> rankOptions(const ResolvedSource &source, const LoadOptions 
 
 } // namespace
 
+const char *sourceFormatName(SourceFormat format)
+{
+    switch (format) {
+    case SourceFormat::XSpace: return "xspace";
+    case SourceFormat::ChromeJson: return "chrome-json";
+    case SourceFormat::NsysSqlite: return "nsys-sqlite";
+    }
+    return "unknown";
+}
+
 Result<SourceFormat> detectFormat(const std::string &path)
 {
     const std::string name = fs::path(path).filename().string();
+    if (isNsysReportName(name))
+        return nsysReportAdvice(path);
     if (isXSpaceName(name))
         return SourceFormat::XSpace;
     if (isJsonName(name))
@@ -137,6 +156,10 @@ Result<SourceFormat> detectFormat(const std::string &path)
     const auto n = size_t(in.gcount());
     if (n == 0)
         return fileError(path, "is empty");
+    if (n >= nsys::kSqliteMagic.size()
+        && std::string_view(reinterpret_cast<const char *>(head), nsys::kSqliteMagic.size())
+               == nsys::kSqliteMagic)
+        return SourceFormat::NsysSqlite;
     if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
         return SourceFormat::ChromeJson;
     if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
@@ -151,7 +174,8 @@ Result<SourceFormat> detectFormat(const std::string &path)
     // An XSpace starts with field 1 (planes), length-delimited: tag byte 0x0a.
     if (head[0] == 0x0a || head[0] == 0x12 || head[0] == 0x1a || head[0] == 0x22)
         return SourceFormat::XSpace;
-    return fileError(path, "is neither an XSpace profile (.xplane.pb) nor Chrome trace JSON");
+    return fileError(path, "is neither an XSpace profile (.xplane.pb), Chrome trace JSON nor an "
+                           "Nsight Systems SQLite export");
 }
 
 std::vector<std::string> listRuns(const std::string &dir)
@@ -253,6 +277,10 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
 
     const auto runs = listRuns(path);
     if (runs.empty()) {
+        // A folder of Nsight Systems exports (one per rank) is one run.
+        if (auto exports = filesMatching(path, isSqliteName); !exports.empty())
+            return ResolvedSource{SourceFormat::NsysSqlite, exports,
+                                  fs::path(path).filename().string(), {}};
         if (auto odd = unreadableProfileEntry(path))
             return *odd;
         return fileError(path, "contains no profile: expected <host>.xplane.pb files, a trace "
@@ -337,6 +365,9 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
 
     Result<std::shared_ptr<Trace>> loaded =
         source.format == SourceFormat::XSpace ? readXSpaceFiles(source.files, control, effective)
+        : source.format == SourceFormat::NsysSqlite
+            ? (source.files.size() > 1 ? readNsysSqliteRun(source.files, control, effective)
+                                       : readNsysSqlite(source.files.front(), control, effective))
         : source.files.size() > 1 ? readChromeJsonRun(source.files, control, effective)
                                   : readChromeJson(source.files.front(), control, effective);
     if (!loaded)
@@ -374,7 +405,9 @@ Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,
         if (!detected)
             return detected.error();
         if (format && *format != detected.value())
-            return fileError(path, "mixes XSpace and Chrome JSON files in one run");
+            return fileError(path, std::string("is ") + sourceFormatName(detected.value())
+                                       + " among " + sourceFormatName(*format)
+                                       + " files: one run holds one format");
         format = detected.value();
     }
     // Named after the folder the files share, else after the first file.

@@ -33,13 +33,14 @@ struct LoadPhase
 
 struct LoadInfo
 {
-    std::string format;                       // "xspace" or "chrome-json"
+    std::string format;                       // "xspace", "chrome-json" or "nsys-sqlite"
     std::vector<std::string> sources;         // files read
     std::vector<std::string> hosts;
     uint64_t sourceBytes = 0;
     uint64_t xlines = 0;                      // XSpace: raw XLine count
     uint64_t xevents = 0;                     // XSpace: raw XEvent count
-    std::map<std::string, uint64_t> recordsByPhase; // Chrome JSON: input records per "ph"
+    // Chrome JSON: input records per "ph"; Nsight Systems export: rows read per table.
+    std::map<std::string, uint64_t> recordsByPhase;
     uint64_t warningCount = 0;
     std::vector<std::string> warnings;        // the first few, for display
     double loadSeconds = 0;

@@ -51,7 +51,8 @@ void PlaceholderPanel::setTrace(const core::TracePtr &trace, const QString &disp
     if (!trace) {
         m_title->setText(tr("No profile open"));
         m_detail->setText(tr("Open an XSpace profile (.xplane.pb), a Chrome trace (.json, "
-                             ".json.gz, .json.zst) or a run folder."));
+                             ".json.gz, .json.zst), an Nsight Systems export (.sqlite) or a "
+                             "run folder."));
         m_hint->setText(tr("Use File > Open, or drop a file or folder onto this window."));
         return;
     }

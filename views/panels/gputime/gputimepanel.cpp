@@ -179,9 +179,9 @@ GpuTimePanel::~GpuTimePanel() = default;
 
 QString GpuTimePanel::notApplicableReason(const core::Trace &trace)
 {
-    if (!core::analysis::isPyTorchTrace(trace))
-        return tr("GPU Time reads the launches and kernels of a PyTorch profiler trace; this "
-                  "profile is not one.");
+    if (!core::analysis::hasGpuActivityRoles(trace))
+        return tr("GPU Time reads the launches and kernels of a PyTorch profiler trace or an "
+                  "Nsight Systems export; this profile has none.");
     return {};
 }
 

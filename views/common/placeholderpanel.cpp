@@ -25,6 +25,8 @@ PlaceholderPanel::PlaceholderPanel(QWidget *parent) : QWidget(parent)
 
     m_detail = new QLabel(this);
     m_detail->setAlignment(Qt::AlignCenter);
+    // The list of formats one can open is long; wrapped, it never sets the window's width.
+    m_detail->setWordWrap(true);
     QFont detailFont = m_detail->font();
     detailFont.setPointSizeF(detailFont.pointSizeF() * 1.2);
     m_detail->setFont(detailFont);

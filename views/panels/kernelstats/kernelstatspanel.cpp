@@ -1,5 +1,6 @@
 #include "views/panels/kernelstats/kernelstatspanel.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/toolfacts.h"
 
 #include "views/common/namecolumn.h"
@@ -69,6 +70,8 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     connect(m_pytorch, &PyTorchKernelView::computed, this, &KernelStatsPanel::computed);
     m_pages = new FrameworkPages(this, classic, m_pytorch,
                                  [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    m_pages->setPageFor(
+        [](const core::Trace &trace) { return core::analysis::hasGpuActivityRoles(trace); });
     auto *layout = new QVBoxLayout(classic);
     layout->addLayout(bar);
     layout->addWidget(m_status);

@@ -28,6 +28,7 @@ FrameworkPages::FrameworkPages(QWidget *panel, QWidget *classic, QWidget *pytorc
     , m_pytorch(pytorch)
     , m_pytorchPage(pytorch)
     , m_feed(std::move(feedPyTorch))
+    , m_takes([](const core::Trace &trace) { return isPyTorchTrace(trace); })
 {
     m_choice = new PyTorchRankChoice(this);
     connect(m_choice, &PyTorchRankChoice::chosen, this, &FrameworkPages::onChosen);
@@ -68,7 +69,7 @@ FrameworkPages::FrameworkPages(QWidget *panel, QWidget *classic, QWidget *pytorc
 
 core::analysis::AnalysisCachePtr FrameworkPages::route(core::analysis::AnalysisCachePtr cache)
 {
-    const bool pytorch = isPyTorchTrace(cache);
+    const bool pytorch = cache && m_takes(cache->trace());
     setCurrentWidget(pytorch ? m_pytorchPage : m_classic);
     m_cache = pytorch ? cache : nullptr;
     showRanks();

@@ -47,6 +47,9 @@ public:
     // Shows the page for `cache`'s trace. Returns the cache for the classic page: `cache`
     // itself, or nullptr when the PyTorch page took it.
     core::analysis::AnalysisCachePtr route(core::analysis::AnalysisCachePtr cache);
+    // Which traces the framework page shows (default: PyTorch traces). The kernel view also
+    // reads any trace whose reader mapped GPU activities (Nsight Systems exports).
+    void setPageFor(std::function<bool(const core::Trace &)> takes) { m_takes = std::move(takes); }
     bool showsPyTorch() const { return currentWidget() == m_pytorchPage; }
     // Why the panel has nothing for a PyTorch trace (its NotApplicableView's line), else empty.
     QString pytorchReason() const;
@@ -65,6 +68,7 @@ private:
     QWidget *m_pytorch;
     QWidget *m_pytorchPage; // m_pytorch, or the box holding the rank bar above it
     Feed m_feed;
+    std::function<bool(const core::Trace &)> m_takes;
     core::analysis::AnalysisCachePtr m_cache; // the PyTorch page's trace, nullptr otherwise
     PyTorchRankChoice *m_choice = nullptr;
     QWidget *m_rankBar = nullptr;

@@ -133,6 +133,10 @@ void TstSummaryRun::openSummariesThenRanks()
     }
     QVERIFY(panel->runView()->partial);
     QVERIFY(panel->runView()->shownRanks().empty());
+    QVERIFY2(panel->statusText().contains(
+                 QStringLiteral("No rank on the timeline yet (Ranks on Timeline… loads some); "
+                                "the tables cover all %1 ranks").arg(kRanks)),
+             qPrintable(panel->statusText()));
     panel->activateRank(0);
     QVERIFY2(panel->statusText().contains(QStringLiteral("Rank 0 is not on the timeline")),
              qPrintable(panel->statusText()));

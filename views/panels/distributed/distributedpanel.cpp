@@ -290,6 +290,11 @@ QString DistributedPanel::timelineNote() const
     if (!m_view || !m_view->partial)
         return {};
     const std::vector<int64_t> shown = m_view->shownRanks();
+    // A run opened from its rank summaries has no trace on the timeline yet.
+    if (shown.empty())
+        return tr("No rank on the timeline yet (Ranks on Timeline… loads some); the tables "
+                  "cover all %1 ranks")
+            .arg(m_view->run->ranks.size());
     return tr("Timeline: %1 of %2 ranks (%3); the tables cover every rank")
         .arg(shown.size())
         .arg(m_view->run->ranks.size())

@@ -14,6 +14,10 @@ namespace {
 // synchronisation) carries 0xFFFFFFFF.
 constexpr int64_t kNoStream = 0xFFFFFFFF;
 
+// The columns every activity query selects first, in this order.
+enum ActivityColumn { kActivityStart, kActivityEnd, kActivityDevice, kActivityStream,
+                      kActivityCorrelation, kActivityPid };
+
 std::string memcpyName(int64_t kind, const std::map<int64_t, std::string> &labels)
 {
     // CUpti_ActivityMemcpyKind, named as Kineto and Nsight Systems abbreviate them.
@@ -59,6 +63,34 @@ uint32_t NsysImporter::streamTrack(int64_t device, int64_t globalPid, int64_t st
     return track;
 }
 
+bool NsysImporter::activityRow(const NsysQuery &q, TableProblems &problems, ActivityRow *row)
+{
+    if (!span(q, kActivityStart, kActivityEnd, problems, &row->start, &row->duration))
+        return false;
+    row->device = q.optInteger(kActivityDevice).value_or(0);
+    row->globalPid = q.optInteger(kActivityPid).value_or(0);
+    row->stream = q.optInteger(kActivityStream).value_or(kNoStream);
+    row->track = streamTrack(row->device, row->globalPid, row->stream);
+    return true;
+}
+
+uint32_t NsysImporter::addActivity(const NsysQuery &q, const ActivityRow &row,
+                                   std::string_view name, std::string_view category,
+                                   SliceRole role, ArgsRef args)
+{
+    TrackBuilder &tb = m_builder.trackBuilder(row.track);
+    const uint32_t staged = tb.addSlice(
+        row.start, row.duration, kindFor(name, category, role, m_devicePlanes.at(row.device)),
+        args);
+    tb.setSide(staged, SideColumn::Device, row.device);
+    tb.setSide(staged, SideColumn::Stream, row.stream == kNoStream ? -1 : row.stream);
+    if (auto c = q.optInteger(kActivityCorrelation)) {
+        tb.setSide(staged, SideColumn::CorrelationId, *c);
+        noteActivity(row.globalPid, *c, row.track, staged);
+    }
+    return staged;
+}
+
 Result<bool> NsysImporter::readKernels()
 {
     const std::string_view t = "CUPTI_ACTIVITY_KIND_KERNEL";
@@ -80,20 +112,16 @@ Result<bool> NsysImporter::readKernels()
     while (q.next()) {
         if (auto tick = rowTick(q); !tick)
             return tick;
-        TimePs start = 0, duration = 0;
-        if (!span(q, Start, End, problems, &start, &duration))
+        ActivityRow row;
+        if (!activityRow(q, problems, &row))
             continue;
-        const int64_t device = q.optInteger(Device).value_or(0);
-        const int64_t globalPid = q.optInteger(Pid).value_or(0);
-        const int64_t stream = q.optInteger(Stream).value_or(kNoStream);
         std::optional<int64_t> nameId = q.optInteger(Demangled);
         if (!nameId)
             nameId = q.optInteger(Short);
         if (!nameId)
             nameId = q.optInteger(Mangled);
         const std::string name = stringOr(nameId, "(unnamed kernel)", problems);
-        const uint32_t track = streamTrack(device, globalPid, stream);
-        TrackBuilder &tb = m_builder.trackBuilder(track);
+        TrackBuilder &tb = m_builder.trackBuilder(row.track);
         ArgsArena::Writer args(tb.args());
         if (auto shortId = q.optInteger(Short); shortId && shortId != nameId) {
             if (auto s = m_db.string(*shortId))
@@ -101,16 +129,8 @@ Result<bool> NsysImporter::readKernels()
         }
         if (auto node = q.optInteger(GraphNode); node && *node != 0)
             args.addInt(graphNodeKey, *node);
-        const uint32_t staged = tb.addSlice(
-            start, duration,
-            kindFor(name, "kernel", SliceRole::Kernel, m_devicePlanes.at(device)),
-            args.finish());
-        tb.setSide(staged, SideColumn::Device, device);
-        tb.setSide(staged, SideColumn::Stream, stream == kNoStream ? -1 : stream);
-        if (auto c = q.optInteger(Correlation)) {
-            tb.setSide(staged, SideColumn::CorrelationId, *c);
-            noteActivity(globalPid, *c, track, staged);
-        }
+        const uint32_t staged =
+            addActivity(q, row, name, "kernel", SliceRole::Kernel, args.finish());
         if (auto r = q.optInteger(Registers))
             tb.setSide(staged, SideColumn::Registers, *r);
         if (!q.isNull(StaticShared) || !q.isNull(DynamicShared))
@@ -142,25 +162,13 @@ Result<bool> NsysImporter::readMemcpy()
     while (q.next()) {
         if (auto tick = rowTick(q); !tick)
             return tick;
-        TimePs start = 0, duration = 0;
-        if (!span(q, Start, End, problems, &start, &duration))
+        ActivityRow row;
+        if (!activityRow(q, problems, &row))
             continue;
-        const int64_t device = q.optInteger(Device).value_or(0);
-        const int64_t globalPid = q.optInteger(Pid).value_or(0);
-        const int64_t stream = q.optInteger(Stream).value_or(kNoStream);
-        const uint32_t track = streamTrack(device, globalPid, stream);
-        TrackBuilder &tb = m_builder.trackBuilder(track);
         const std::string name = memcpyName(q.optInteger(CopyKind).value_or(0), m_memcpyKinds);
-        const uint32_t staged = tb.addSlice(
-            start, duration, kindFor(name, "memcpy", SliceRole::Memcpy, m_devicePlanes.at(device)));
-        tb.setSide(staged, SideColumn::Device, device);
-        tb.setSide(staged, SideColumn::Stream, stream == kNoStream ? -1 : stream);
+        const uint32_t staged = addActivity(q, row, name, "memcpy", SliceRole::Memcpy);
         if (auto b = q.optInteger(Bytes))
-            tb.setSide(staged, SideColumn::Bytes, *b);
-        if (auto c = q.optInteger(Correlation)) {
-            tb.setSide(staged, SideColumn::CorrelationId, *c);
-            noteActivity(globalPid, *c, track, staged);
-        }
+            m_builder.trackBuilder(row.track).setSide(staged, SideColumn::Bytes, *b);
     }
     return finishTable(q, t, problems);
 }
@@ -179,25 +187,12 @@ Result<bool> NsysImporter::readMemset()
     while (q.next()) {
         if (auto tick = rowTick(q); !tick)
             return tick;
-        TimePs start = 0, duration = 0;
-        if (!span(q, Start, End, problems, &start, &duration))
+        ActivityRow row;
+        if (!activityRow(q, problems, &row))
             continue;
-        const int64_t device = q.optInteger(Device).value_or(0);
-        const int64_t globalPid = q.optInteger(Pid).value_or(0);
-        const int64_t stream = q.optInteger(Stream).value_or(kNoStream);
-        const uint32_t track = streamTrack(device, globalPid, stream);
-        TrackBuilder &tb = m_builder.trackBuilder(track);
-        const uint32_t staged = tb.addSlice(
-            start, duration,
-            kindFor("Memset", "memset", SliceRole::Memset, m_devicePlanes.at(device)));
-        tb.setSide(staged, SideColumn::Device, device);
-        tb.setSide(staged, SideColumn::Stream, stream == kNoStream ? -1 : stream);
+        const uint32_t staged = addActivity(q, row, "Memset", "memset", SliceRole::Memset);
         if (auto b = q.optInteger(Bytes))
-            tb.setSide(staged, SideColumn::Bytes, *b);
-        if (auto c = q.optInteger(Correlation)) {
-            tb.setSide(staged, SideColumn::CorrelationId, *c);
-            noteActivity(globalPid, *c, track, staged);
-        }
+            m_builder.trackBuilder(row.track).setSide(staged, SideColumn::Bytes, *b);
     }
     return finishTable(q, t, problems);
 }
@@ -216,24 +211,9 @@ Result<bool> NsysImporter::readSync()
     while (q.next()) {
         if (auto tick = rowTick(q); !tick)
             return tick;
-        TimePs start = 0, duration = 0;
-        if (!span(q, Start, End, problems, &start, &duration))
-            continue;
-        const int64_t device = q.optInteger(Device).value_or(0);
-        const int64_t globalPid = q.optInteger(Pid).value_or(0);
-        const int64_t stream = q.optInteger(Stream).value_or(kNoStream);
-        const uint32_t track = streamTrack(device, globalPid, stream);
-        TrackBuilder &tb = m_builder.trackBuilder(track);
-        const uint32_t staged = tb.addSlice(
-            start, duration,
-            kindFor(syncName(q.optInteger(SyncType)), "sync", SliceRole::Sync,
-                    m_devicePlanes.at(device)));
-        tb.setSide(staged, SideColumn::Device, device);
-        tb.setSide(staged, SideColumn::Stream, stream == kNoStream ? -1 : stream);
-        if (auto c = q.optInteger(Correlation)) {
-            tb.setSide(staged, SideColumn::CorrelationId, *c);
-            noteActivity(globalPid, *c, track, staged);
-        }
+        ActivityRow row;
+        if (activityRow(q, problems, &row))
+            addActivity(q, row, syncName(q.optInteger(SyncType)), "sync", SliceRole::Sync);
     }
     return finishTable(q, t, problems);
 }

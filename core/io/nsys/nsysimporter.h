@@ -77,6 +77,20 @@ private:
     Result<bool> readMemset();
     Result<bool> readSync();
     uint32_t streamTrack(int64_t device, int64_t globalPid, int64_t stream);
+    // A row of a GPU activity table, whose query selects start, end, deviceId, streamId,
+    // correlationId and globalPid first (kActivityStart .. kActivityPid).
+    struct ActivityRow
+    {
+        TimePs start = 0, duration = 0;
+        int64_t device = 0, globalPid = 0, stream = 0;
+        uint32_t track = 0;
+    };
+    // False (counted) for a row without a start; else its times, ids and stream track.
+    bool activityRow(const NsysQuery &q, TableProblems &problems, ActivityRow *row);
+    // Stages the activity on its stream track with the device, stream and correlation side
+    // columns, and notes it for binding to its launch. Returns the staged index.
+    uint32_t addActivity(const NsysQuery &q, const ActivityRow &row, std::string_view name,
+                         std::string_view category, SliceRole role, ArgsRef args = kNoArgs);
     void noteActivity(int64_t globalPid, int64_t correlation, uint32_t track, uint32_t staged);
 
     // Host ranges (nsyshost.cpp)

@@ -5,6 +5,7 @@
 #include "core/io/decompress.h"
 #include "core/io/memoryguard.h"
 #include "core/io/rankname.h"
+#include "core/io/rankpart.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
 #include "core/io/storecache.h"
@@ -265,28 +266,8 @@ Result<std::shared_ptr<Trace>> readChromeJsonRun(const std::vector<std::string> 
             label += " (" + fileName + ")";
         }
         seen.push_back(label);
-        const LoadInfo &own = r.trace->info;
-        for (const std::string &w : own.warnings)
-            info.warn(fileName + ": " + w);
-        if (own.warningCount > own.warnings.size())
-            info.warningCount += own.warningCount - own.warnings.size();
-        info.sourceBytes += own.sourceBytes;
-        for (const auto &[phase, count] : own.recordsByPhase)
-            info.recordsByPhase[phase] += count;
-        info.hosts.push_back(label);
-
-        TimePs shift = 0;
-        const int64_t origin = own.run.clockOriginNs;
-        int64_t deltaNs = 0;
-        if (origin == 0 && anyOrigin) {
-            info.warn(fileName + ": no clock origin; its times are used as they are");
-        } else if (origin != 0
-                   && (__builtin_sub_overflow(origin, minOrigin, &deltaNs)
-                       || __builtin_mul_overflow(deltaNs, int64_t(1000), &shift))) {
-            info.warn(fileName + ": its clock origin is too far from the other ranks'; its "
-                                 "times are used as they are");
-            shift = 0;
-        }
+        const TimePs shift =
+            addRankPart(info, r.trace->info, fileName, label, minOrigin, anyOrigin);
         parts.push_back(MergePart{std::move(r.trace), label, fileName,
                                   shift + alignMove[position++]});
     }

@@ -4,6 +4,7 @@
 
 #include "core/io/nsys/nsysreader.h"
 
+#include "core/io/rankpart.h"
 #include "core/io/runranks.h"
 #include "core/model/tracemerge.h"
 
@@ -46,25 +47,8 @@ Result<std::shared_ptr<Trace>> readNsysSqliteRun(const std::vector<std::string> 
     for (size_t i = 0; i < files.size(); ++i) {
         const std::string fileName = std::filesystem::path(files[i].path).filename().string();
         const std::string label = "rank " + std::to_string(files[i].rank);
-        const LoadInfo &own = traces[i]->info;
-        for (const std::string &w : own.warnings)
-            info.warn(fileName + ": " + w);
-        info.sourceBytes += own.sourceBytes;
-        for (const auto &[table, count] : own.recordsByPhase)
-            info.recordsByPhase[table] += count;
-        info.hosts.push_back(label);
-        TimePs shift = 0;
-        int64_t deltaNs = 0;
-        const int64_t origin = own.run.clockOriginNs;
-        if (origin == 0 && minOrigin != 0) {
-            info.warn(fileName + ": no session start time; its times are used as they are");
-        } else if (origin != 0
-                   && (__builtin_sub_overflow(origin, minOrigin, &deltaNs)
-                       || __builtin_mul_overflow(deltaNs, int64_t(1000), &shift))) {
-            info.warn(fileName + ": its session start is too far from the others'; its times "
-                                 "are used as they are");
-            shift = 0;
-        }
+        const TimePs shift =
+            addRankPart(info, traces[i]->info, fileName, label, minOrigin, minOrigin != 0);
         parts.push_back(MergePart{traces[i], label, fileName, shift});
     }
     traces.clear();

@@ -12,7 +12,26 @@ namespace tracedesk::core {
 
 namespace {
 constexpr uint32_t kByTime = std::numeric_limits<uint32_t>::max();
-}
+
+// Links one (category, id) group's endpoints, fed in time order: each endpoint but a Start
+// continues the flow from the one before it, unless that one was an End.
+class FlowChain
+{
+public:
+    void add(SliceRef slice, FlowPhase phase, uint64_t id, StringId category,
+             std::vector<Flow> &out)
+    {
+        if (m_havePrev && phase != FlowPhase::Start && !(slice == m_prev))
+            out.push_back(Flow{m_prev, slice, id, category});
+        m_prev = slice;
+        m_havePrev = phase != FlowPhase::End;
+    }
+
+private:
+    bool m_havePrev = false;
+    SliceRef m_prev;
+};
+} // namespace
 
 TraceBuilder::TraceBuilder() : m_trace(std::make_shared<Trace>()) {}
 
@@ -209,15 +228,10 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
             size_t j = i;
             while (j < eps.size() && eps[j].category == eps[i].category && eps[j].id == eps[i].id)
                 ++j;
-            bool havePrev = false;
-            SliceRef prev;
+            FlowChain group;
             for (size_t k = i; k < j; ++k) {
                 const PlacedEndpoint &ep = eps[k];
-                const SliceRef slice{ep.track, ep.row, ep.index};
-                if (havePrev && ep.phase != FlowPhase::Start && !(slice == prev))
-                    out.push_back(Flow{prev, slice, ep.id, ep.category});
-                prev = slice;
-                havePrev = ep.phase != FlowPhase::End;
+                group.add(SliceRef{ep.track, ep.row, ep.index}, ep.phase, ep.id, ep.category, out);
             }
             i = j;
         }
@@ -353,14 +367,10 @@ void TraceBuilder::resolveFlowsInto(std::vector<Flow> &flows)
                              [&](const Order &x, const Order &y) {
                                  return keys[x.pos].time < keys[y.pos].time;
                              });
-            bool havePrev = false;
-            SliceRef prev;
+            FlowChain group;
             for (size_t k = i; k < j; ++k) {
                 const Key &ep = keys[order[k].pos];
-                if (havePrev && ep.phase != FlowPhase::Start && !(ep.slice == prev))
-                    flowsPerBucket[b].push_back(Flow{prev, ep.slice, ep.id, ep.category});
-                prev = ep.slice;
-                havePrev = ep.phase != FlowPhase::End;
+                group.add(ep.slice, ep.phase, ep.id, ep.category, flowsPerBucket[b]);
             }
             i = j;
         }

@@ -108,21 +108,27 @@ void InputPipelinePanel::setAnalyses(AnalysisCachePtr cache)
     m_result.reset();
     if (!m_cache) {
         m_status->setText(tr("No trace loaded."));
-        showResult();
+        showResult({});
         return;
     }
     m_status->setText(tr("Computing..."));
     auto c = m_cache;
-    m_compute.start([c] { return inputPipeline(*c); });
+    m_compute.start([c] {
+        Computed out{inputPipeline(*c), std::make_shared<StepChartData>()};
+        const InputPipelineAnalysis &a = *out.analysis;
+        *out.chart = inputStepChart(a, a.tpu ? tr("Step time: input (infeed) and other time (ms)")
+                                             : tr("Step time: input and other time (ms)"));
+        return out;
+    });
 }
 
-void InputPipelinePanel::showAnalysis(std::shared_ptr<const InputPipelineAnalysis> r)
+void InputPipelinePanel::showAnalysis(Computed result)
 {
-    m_result = std::move(r);
+    m_result = std::move(result.analysis);
     m_status->setText(tr("Input pipeline analysis of %1.")
                              .arg(countOf(quint64(m_result->stepTimeSummary.count), "step",
                                           "steps")));
-    showResult();
+    showResult(std::move(*result.chart));
     emit computed();
 }
 
@@ -130,7 +136,7 @@ QString InputPipelinePanel::statusText() const { return m_status->text(); }
 QString InputPipelinePanel::summaryText() const { return m_summary->text(); }
 QString InputPipelinePanel::deviceText() const { return m_device->text(); }
 
-void InputPipelinePanel::showResult()
+void InputPipelinePanel::showResult(StepChartData chart)
 {
     if (!m_result) {
         m_summary->clear();
@@ -161,8 +167,7 @@ void InputPipelinePanel::showResult()
         s += QStringLiteral("<br>") + tr("Warning: %1").arg(QString::fromStdString(w).toHtmlEscaped());
     m_summary->setText(s);
 
-    fillStepChart(m_chart, a, a.tpu ? tr("Step time: input (infeed) and other time (ms)")
-                                    : tr("Step time: input and other time (ms)"));
+    m_chart->setData(std::move(chart));
     const StepSummary &st = a.stepTimeSummary;
     const StepSummary &ip = a.inputPercentSummary;
     m_device->setText(tr("Step time: average %1 ms, standard deviation %2 ms, minimum %3 ms, "

@@ -21,6 +21,7 @@ class FrameworkPages;
 class NotApplicableView;
 class AnalysisTableModel;
 class StepTimeChart;
+struct StepChartData;
 
 class InputPipelinePanel : public QWidget
 {
@@ -51,13 +52,18 @@ signals:
     void computed();
 
 private:
-    void showAnalysis(std::shared_ptr<const core::analysis::InputPipelineAnalysis> r);
-    void showResult();
+    // The analysis and its step chart, both built on the worker.
+    struct Computed
+    {
+        std::shared_ptr<const core::analysis::InputPipelineAnalysis> analysis;
+        std::shared_ptr<StepChartData> chart;
+    };
+    void showAnalysis(Computed result);
+    void showResult(StepChartData chart);
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::InputPipelineAnalysis> m_result;
-    PanelCompute<std::shared_ptr<const core::analysis::InputPipelineAnalysis>> m_compute{
-        this, &InputPipelinePanel::showAnalysis};
+    PanelCompute<Computed> m_compute{this, &InputPipelinePanel::showAnalysis};
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_device = nullptr;

@@ -74,7 +74,7 @@ QWidget *makeCard(const QString &title, QWidget *content, QWidget *parent)
     return box;
 }
 
-void fillStepChart(StepTimeChart *chart, const InputPipelineAnalysis &a, const QString &title)
+StepChartData inputStepChart(const InputPipelineAnalysis &a, const QString &title)
 {
     QStringList labels, categories;
     std::vector<std::vector<double>> values;
@@ -97,7 +97,7 @@ void fillStepChart(StepTimeChart *chart, const InputPipelineAnalysis &a, const Q
                 values[c].push_back(d.*kGenericCategories[c].ms);
         }
     }
-    chart->setSteps(title, labels, categories, values);
+    return prepareStepChart(title, std::move(labels), std::move(categories), std::move(values));
 }
 
 OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
@@ -182,19 +182,24 @@ void OverviewPanel::setAnalyses(AnalysisCachePtr cache)
     m_page.reset();
     if (!m_cache) {
         m_status->setText(tr("No trace loaded."));
-        showPage();
+        showPage({});
         return;
     }
     m_status->setText(tr("Computing..."));
     auto c = m_cache;
-    m_compute.start([c] { return overviewPage(*c); });
+    m_compute.start([c] {
+        Computed out{overviewPage(*c), std::make_shared<StepChartData>()};
+        if (out.page->input)
+            *out.chart = inputStepChart(*out.page->input, tr("Step time by category (ms)"));
+        return out;
+    });
 }
 
-void OverviewPanel::showComputed(std::shared_ptr<const OverviewPage> page)
+void OverviewPanel::showComputed(Computed result)
 {
-    m_page = std::move(page);
+    m_page = std::move(result.page);
     m_status->setText(tr("Overview of %1.").arg(countOf(quint64(m_page->stepCount), "step", "steps")));
-    showPage();
+    showPage(std::move(*result.chart));
     emit computed();
 }
 
@@ -209,7 +214,7 @@ QString OverviewPanel::recommendationText() const { return m_recommendation->tex
 QString OverviewPanel::environmentText() const { return m_environment->text(); }
 QString OverviewPanel::diagnosticsText() const { return m_diagnostics->text(); }
 
-void OverviewPanel::showPage()
+void OverviewPanel::showPage(StepChartData chart)
 {
     if (!m_page) {
         m_summary->clear();
@@ -307,7 +312,7 @@ void OverviewPanel::showPage()
     // A profile without steps gets no empty chart: the summary already says why.
     m_chartCard->setVisible(p.input && p.stepCount > 0);
     if (p.input)
-        fillStepChart(m_chart, *p.input, tr("Step time by category (ms)"));
+        m_chart->setData(std::move(chart));
 }
 
 } // namespace tracedesk::views

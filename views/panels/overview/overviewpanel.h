@@ -21,6 +21,7 @@ class FrameworkPages;
 class PyTorchOverviewView;
 class AnalysisTableModel;
 class StepTimeChart;
+struct StepChartData;
 
 class OverviewPanel : public QWidget
 {
@@ -55,13 +56,18 @@ signals:
     void computed();
 
 private:
-    void showComputed(std::shared_ptr<const core::analysis::OverviewPage> page);
-    void showPage();
+    // The page and its step chart, both built on the worker.
+    struct Computed
+    {
+        std::shared_ptr<const core::analysis::OverviewPage> page;
+        std::shared_ptr<StepChartData> chart;
+    };
+    void showComputed(Computed result);
+    void showPage(StepChartData chart);
 
     core::analysis::AnalysisCachePtr m_cache;
     std::shared_ptr<const core::analysis::OverviewPage> m_page;
-    PanelCompute<std::shared_ptr<const core::analysis::OverviewPage>> m_compute{
-        this, &OverviewPanel::showComputed};
+    PanelCompute<Computed> m_compute{this, &OverviewPanel::showComputed};
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_recommendation = nullptr;
@@ -76,9 +82,9 @@ private:
     PyTorchOverviewView *m_pytorch = nullptr;
 };
 
-// The stacked chart data of an input pipeline analysis (GPU/CPU or TPU categories).
-void fillStepChart(StepTimeChart *chart, const core::analysis::InputPipelineAnalysis &a,
-                   const QString &title);
+// The stacked step chart of an input pipeline analysis (GPU/CPU or TPU categories); callable
+// on a worker.
+StepChartData inputStepChart(const core::analysis::InputPipelineAnalysis &a, const QString &title);
 // A labelled box around a widget, the panels' "card".
 QWidget *makeCard(const QString &title, QWidget *content, QWidget *parent);
 

@@ -150,50 +150,70 @@ void StepTimeChart::clear()
     setShrunk(true);
 }
 
-void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels,
-                             const QStringList &categories,
-                             const std::vector<std::vector<double>> &values)
+StepChartData prepareStepChart(const QString &title, QStringList stepLabels,
+                               QStringList categories, std::vector<std::vector<double>> values)
 {
-    m_pending = false;
-    m_labels = stepLabels;
-    m_categories = categories;
-    m_values = values;
-    m_shown.clear();
-    m_totals.clear();
-    m_barLabels.clear();
-    m_hover = -1;
-    const int steps = int(stepLabels.size());
-    m_perBar = steps > kMaxBars ? (steps + kMaxBars - 1) / kMaxBars : 1;
-    m_title = m_perBar == 1 ? title : tr("%1 (mean of every %2 steps)").arg(title).arg(m_perBar);
-    if (stepLabels.isEmpty()) {
-        setShrunk(true);
-        return;
-    }
-    const int bars = barCount();
+    StepChartData d;
+    d.labels = std::move(stepLabels);
+    d.categories = std::move(categories);
+    d.values = std::move(values);
+    const int steps = int(d.labels.size());
+    d.perBar = steps > StepTimeChart::kMaxBars
+                   ? (steps + StepTimeChart::kMaxBars - 1) / StepTimeChart::kMaxBars
+                   : 1;
+    d.title = d.perBar == 1 ? title
+                            : StepTimeChart::tr("%1 (mean of every %2 steps)")
+                                  .arg(title)
+                                  .arg(d.perBar);
+    if (d.labels.isEmpty())
+        return d;
+    const int bars = (steps + d.perBar - 1) / d.perBar;
     for (int b = 0; b < bars; ++b) {
-        const int first = b * m_perBar, last = std::min(steps, first + m_perBar) - 1;
-        m_barLabels << (first == last ? stepLabels[first]
-                                      : QStringLiteral("%1–%2").arg(stepLabels[first],
-                                                                     stepLabels[last]));
+        const int first = b * d.perBar, last = std::min(steps, first + d.perBar) - 1;
+        d.barLabels << (first == last ? d.labels[first]
+                                      : QStringLiteral("%1–%2").arg(d.labels[first],
+                                                                     d.labels[last]));
     }
-    m_totals.assign(size_t(bars), 0.0);
-    for (int c = 0; c < categories.size(); ++c) {
-        const auto &column = values[size_t(c)];
+    d.totals.assign(size_t(bars), 0.0);
+    for (int c = 0; c < d.categories.size(); ++c) {
+        const auto &column = d.values[size_t(c)];
         if (std::all_of(column.begin(), column.end(), [](double v) { return v <= 0; }))
             continue;   // empty categories only clutter the legend
-        Shown shown{c, std::vector<double>(size_t(bars), 0.0)};
+        StepChartData::Shown shown{c, std::vector<double>(size_t(bars), 0.0)};
         for (int b = 0; b < bars; ++b) {
-            const size_t first = size_t(b) * size_t(m_perBar);
-            const size_t last = std::min(column.size(), first + size_t(m_perBar));
+            const size_t first = size_t(b) * size_t(d.perBar);
+            const size_t last = std::min(column.size(), first + size_t(d.perBar));
             double sum = 0;
             for (size_t s = first; s < last; ++s)
                 sum += column[s];
             shown.means[size_t(b)] = last > first ? sum / double(last - first) : 0.0;
-            m_totals[size_t(b)] += shown.means[size_t(b)];
+            d.totals[size_t(b)] += shown.means[size_t(b)];
         }
-        m_shown.push_back(std::move(shown));
+        d.shown.push_back(std::move(shown));
     }
-    setShrunk(false);
+    return d;
+}
+
+void StepTimeChart::setSteps(const QString &title, const QStringList &stepLabels,
+                             const QStringList &categories,
+                             const std::vector<std::vector<double>> &values)
+{
+    setData(prepareStepChart(title, stepLabels, categories, values));
+}
+
+void StepTimeChart::setData(StepChartData data)
+{
+    m_pending = false;
+    m_title = std::move(data.title);
+    m_labels = std::move(data.labels);
+    m_barLabels = std::move(data.barLabels);
+    m_categories = std::move(data.categories);
+    m_values = std::move(data.values);
+    m_shown = std::move(data.shown);
+    m_totals = std::move(data.totals);
+    m_perBar = data.perBar;
+    m_hover = -1;
+    setShrunk(m_labels.isEmpty());
 }
 
 StepTimeChart::Geometry StepTimeChart::geometry() const

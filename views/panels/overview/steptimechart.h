@@ -16,6 +16,30 @@
 
 namespace tracedesk::views {
 
+// What a StepTimeChart draws, built by prepareStepChart() on any thread: with tens of thousands
+// of steps, the labels and per-bar means take tens of milliseconds, which a panel computes
+// beside its analysis on a worker rather than on the GUI thread.
+struct StepChartData
+{
+    struct Shown
+    {
+        int category = 0;
+        std::vector<double> means;   // per bar
+    };
+    QString title;
+    QStringList labels;      // per step
+    QStringList barLabels;   // per bar
+    QStringList categories;
+    std::vector<std::vector<double>> values;   // [category][step], milliseconds
+    std::vector<Shown> shown;                  // categories with some time, in legend order
+    std::vector<double> totals;                // per bar
+    int perBar = 1;
+};
+
+// values[category][step] in milliseconds.
+StepChartData prepareStepChart(const QString &title, QStringList stepLabels,
+                               QStringList categories, std::vector<std::vector<double>> values);
+
 class StepTimeChart : public QWidget
 {
     Q_OBJECT
@@ -26,6 +50,8 @@ public:
     // values[category][step] in milliseconds.
     void setSteps(const QString &title, const QStringList &stepLabels,
                   const QStringList &categories, const std::vector<std::vector<double>> &values);
+    // Shows what prepareStepChart() built; cheap whatever the step count.
+    void setData(StepChartData data);
     // No result yet (cleared, or computing): no chart and no "no steps" message either.
     void clear();
     static constexpr int kMaxBars = 100;
@@ -68,11 +94,7 @@ protected:
     bool event(QEvent *event) override;
 
 private:
-    struct Shown
-    {
-        int category = 0;
-        std::vector<double> means;   // per bar
-    };
+    using Shown = StepChartData::Shown;
     struct Geometry
     {
         QRectF plot;

@@ -5,6 +5,10 @@
 
 namespace tracedesk::core::sql {
 
+namespace {
+constexpr uint64_t kMaxPasses = 4;
+} // namespace
+
 GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, GroupKey key,
                                    bool descending, size_t bufferLimit)
     : m_trace(trace)
@@ -38,10 +42,15 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
         m_rankOfKind.push_back(rankOfString[keyOf(kind)]);
     const size_t rankCount = keys.empty() ? 0 : size_t(rank) + 1;
     m_countOfRank.assign(rankCount, 0);
+    uint64_t slices = 0;
     for (const auto &span : ids.rows()) {
-        for (uint32_t k : trace.tracks[span.track].rows[span.row].kind)
+        const auto &kinds = trace.tracks[span.track].rows[span.row].kind;
+        slices += kinds.size();
+        for (uint32_t k : kinds)
             ++m_countOfRank[m_rankOfKind[k]];
     }
+    // Each batch is one pass over every kind column: a few large batches beat many small ones.
+    m_bufferLimit = std::max<size_t>(m_bufferLimit, size_t((slices + kMaxPasses - 1) / kMaxPasses));
     // Consecutive ranks up to the buffer size; a larger rank alone.
     uint32_t lo = 0;
     uint64_t inBatch = 0;
@@ -60,7 +69,7 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
 
 bool GroupedSliceScan::startNextBatch()
 {
-    m_buffer.clear();
+    m_bufferSize = 0;
     m_bufferPos = 0;
     m_streaming = false;
     while (m_nextBatch < m_batches.size()) {
@@ -81,7 +90,9 @@ bool GroupedSliceScan::startNextBatch()
         std::vector<uint64_t> offset(hi - lo + 1, 0);
         for (uint32_t r = lo; r < hi; ++r)
             offset[r - lo + 1] = offset[r - lo] + m_countOfRank[r];
-        m_buffer.resize(total);
+        if (!m_buffer)
+            m_buffer.reset(new Position[m_bufferLimit]);
+        m_bufferSize = size_t(total);
         const auto &spans = m_ids.rows();
         for (uint32_t s = 0; s < spans.size(); ++s) {
             const auto &kinds = m_trace.tracks[spans[s].track].rows[spans[s].row].kind;
@@ -119,7 +130,7 @@ bool GroupedSliceScan::next(uint32_t *span, uint32_t *index)
         if (m_streaming) {
             if (nextStreamed(span, index))
                 return true;
-        } else if (m_bufferPos < m_buffer.size()) {
+        } else if (m_bufferPos < m_bufferSize) {
             *span = m_buffer[m_bufferPos].span;
             *index = m_buffer[m_bufferPos].index;
             ++m_bufferPos;

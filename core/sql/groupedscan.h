@@ -7,14 +7,16 @@
 // columns counts the slices per rank. Then ranks are processed in batches of at most `bufferLimit`
 // slices: a pass over the kind columns collects a batch's slice positions, bucketed by rank
 // (counting sort). A rank larger than the buffer is its own batch and is streamed straight from the
-// rows. Memory stays bounded by the buffer (8 bytes per position) whatever the trace size; time is
-// one cheap pass over the kind columns per batch.
+// rows. The buffer holds at least a quarter of the slices (8 bytes per position, 2 bytes per slice
+// in all), so a scan makes at most about four passes over the kind columns whatever the trace size;
+// `bufferLimit` is its floor for small traces.
 //
 // Internal to core/sql; single-threaded; reads the trace in place.
 
 #include "core/sql/sliceids.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace tracedesk::core::sql {
@@ -46,7 +48,9 @@ private:
     std::vector<uint64_t> m_countOfRank;
     std::vector<std::pair<uint32_t, uint32_t>> m_batches; // rank ranges [lo, hi)
     size_t m_nextBatch = 0;
-    std::vector<Position> m_buffer;
+    // Filled anew for every batch: left uninitialised rather than zeroed first.
+    std::unique_ptr<Position[]> m_buffer;
+    size_t m_bufferSize = 0;
     size_t m_bufferPos = 0;
     // Streaming one large rank.
     bool m_streaming = false;

@@ -168,7 +168,9 @@ int runOverview(int argc, char **argv)
         }
         return fail(cache.message(), code);
     }
-    if (isPyTorchTrace(cache.value()->trace())) {
+    // Another profiler's GPU capture (Nsight Systems) gets the PyTorch overview too: its GPU work
+    // is mapped into the same activity roles.
+    if (core::analysis::hasGpuActivityRoles(cache.value()->trace())) {
         const auto ranked = pytorchRankAnalyses(cache.value(), "overview", rank, json, &code);
         return ranked ? printPyTorchOverview(*ranked, json) : code;
     }

@@ -425,6 +425,52 @@ private slots:
         QCOMPARE(int64_t(report.launches.size()), int64_t(1312));
     }
 
+    // Without NVTX steps or CPU operators, the overview's one step spans the runtime calls and
+    // the GPU work they launched: its length and kernel time are read off the raw tables.
+    void overviewStepOverRuntimeCalls()
+    {
+        const QString path =
+            testsupport::nsysFixtureDir() + "pipit__perlmutter-cloverleaf-cuda.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        const auto run = clitest::runCli({"overview", "--json", "--no-cache", path});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value("step_count").toInt(), 1);
+        const QJsonObject step = o.value("steps").toArray().at(0).toObject();
+
+        RawDb db(path.toStdString());
+        const int64_t first = db.scalar("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+        const int64_t last = std::max(
+            {db.scalar("SELECT max(\"end\") FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
+             db.scalar("SELECT max(\"end\") FROM CUPTI_ACTIVITY_KIND_KERNEL"),
+             db.scalar("SELECT max(\"end\") FROM CUPTI_ACTIVITY_KIND_MEMCPY")});
+        QVERIFY(qAbs(step.value("step_time_ms").toDouble() - double(last - first) / 1e6) < 1e-6);
+
+        // Kernel time: the union of the kernels' intervals.
+        sqlite3_stmt *s = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db.handle(),
+                                    "SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                    "ORDER BY 1",
+                                    -1, &s, nullptr),
+                 SQLITE_OK);
+        int64_t busy = 0, curStart = -1, curEnd = -1;
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const int64_t a = sqlite3_column_int64(s, 0), b = sqlite3_column_int64(s, 1);
+            if (a > curEnd) {
+                busy += curEnd - curStart;
+                curStart = a;
+                curEnd = b;
+            } else {
+                curEnd = std::max(curEnd, b);
+            }
+        }
+        sqlite3_finalize(s);
+        busy += curEnd - curStart;
+        QVERIFY(busy > 0);
+        QVERIFY(qAbs(step.value("kernel_ms").toDouble() - double(busy) / 1e6) < 1e-6);
+        QCOMPARE(o.value("device_type").toString(), QStringLiteral("GPU"));
+    }
+
     // Two captures of one job compared at kernel level: each kernel name's total in A and B is
     // the sum of end - start in that export, and its delta their difference.
     void compareTwoExports()

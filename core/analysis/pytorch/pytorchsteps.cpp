@@ -44,7 +44,8 @@ std::vector<PyTorchStep> hostSteps(const Trace &trace, const KinetoIndex &index)
 }
 
 // Step "0" over the CPU ops when the trace has no step marker (empty when there is no CPU op).
-std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &index)
+std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &index,
+                                      bool *fromRuntimeCalls)
 {
     TimePs lo = std::numeric_limits<TimePs>::max();
     TimePs hi = std::numeric_limits<TimePs>::min();
@@ -53,6 +54,13 @@ std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &ind
             continue;
         lo = std::min(lo, node.start);
         hi = std::max(hi, node.end);
+    }
+    *fromRuntimeCalls = lo > hi;
+    if (*fromRuntimeCalls) {
+        for (const KinetoRuntime &rt : index.runtimes) {
+            lo = std::min(lo, rt.start);
+            hi = std::max(hi, rt.end);
+        }
     }
     if (lo > hi)
         return {};
@@ -191,7 +199,7 @@ PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index)
         result.fromIterations = !steps.empty();
     }
     if (steps.empty())
-        steps = fallbackStep(trace, index);
+        steps = fallbackStep(trace, index, &result.fromRuntimeCalls);
     if (steps.empty())
         return result;
 

@@ -8,7 +8,9 @@
 // duplicate every step in new traces. Without any step marker, a serving engine's iterations
 // (servingiterations.h) are the steps, named "0", "1", ... in start order with their kind,
 // batch size and tokens, and are never tail-trimmed (iterations differ in size by design).
-// Without those either, one step "0" spans the CPU ops.
+// Without those either, one step "0" spans the CPU ops; a trace with GPU work but no CPU
+// operators (an Nsight Systems or rocprofv3 capture without NVTX/roctx steps) gets one step "0"
+// spanning its runtime (launch) calls instead, so its GPU work is still measured.
 //
 // Design note (device adjustment). Runtimes in start order are walked against the steps in
 // order: a runtime lying fully inside a host step contributes its GPU activities (found by
@@ -57,6 +59,7 @@ struct PyTorchSteps
     std::vector<PyTorchStep> steps; // the kept steps
     bool fromMarkers = false;       // from ProfilerStep#N markers
     bool fromIterations = false;    // from serving-engine iterations (no ProfilerStep#N)
+    bool fromRuntimeCalls = false;  // the fallback step spans runtime calls (no CPU operators)
     IterationEngine iterationEngine = IterationEngine::Repeated; // when fromIterations
     bool deviceAdjusted = false;    // some step got GPU work, so boundaries moved
     uint32_t hostStepCount = 0;     // host ProfilerStep#N slices found

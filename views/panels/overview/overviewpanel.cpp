@@ -1,5 +1,7 @@
 #include "views/panels/overview/overviewpanel.h"
 
+#include "core/analysis/framework.h"
+
 #include "views/common/qtconvert.h"
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/steptimechart.h"
@@ -109,6 +111,10 @@ OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
     connect(m_pytorch, &PyTorchOverviewView::computed, this, &OverviewPanel::computed);
     m_pages = new FrameworkPages(this, classic, m_pytorch,
                                  [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
+    // Another profiler's GPU capture (Nsight Systems) has no XLA steps or ops: its GPU work reads
+    // like a PyTorch trace's, so it gets that page too.
+    m_pages->setPageFor(
+        [](const core::Trace &trace) { return core::analysis::hasGpuActivityRoles(trace); });
     auto *outer = new QVBoxLayout(classic);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea(this);

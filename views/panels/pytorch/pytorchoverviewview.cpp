@@ -1,5 +1,6 @@
 #include "views/panels/pytorch/pytorchoverviewview.h"
 
+#include "core/analysis/framework.h"
 #include "views/common/qtconvert.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
@@ -131,7 +132,8 @@ void PyTorchOverviewView::setAnalyses(AnalysisCachePtr cache)
         const std::vector<std::string> &hosts = c->trace().info.hosts;
         const bool ranked = !scope.wholeTrace && scope.section < hosts.size();
         const std::string host = ranked ? hosts[scope.section] : std::string();
-        return Result{pytorchOverview(*c), pytorchSteps(*c), scope.scopeLabel, host};
+        return Result{pytorchOverview(*c), pytorchSteps(*c), scope.scopeLabel, host,
+                      core::analysis::isPyTorchTrace(c->trace())};
     });
 }
 
@@ -160,7 +162,8 @@ void PyTorchOverviewView::show(const Result &result)
 {
     const PyTorchOverview &o = *result.overview;
     const PyTorchSteps &steps = *result.steps;
-    QString status = tr("PyTorch profile, %1").arg(countOf(o.steps.size(), "step", "steps"));
+    QString status = (result.pytorch ? tr("PyTorch profile, %1") : tr("GPU profile, %1"))
+                         .arg(countOf(o.steps.size(), "step", "steps"));
     // A merged run of several ranks: the PyTorch views describe one rank's process.
     if (!result.scopeLabel.empty())
         status = tr("PyTorch profile of %1, %2")
@@ -176,6 +179,9 @@ void PyTorchOverviewView::show(const Result &result)
                            : steps.iterationEngine == IterationEngine::Vllm
                                ? tr("vLLM execute_...")
                                : tr("repeated top-level"));
+    else if (steps.fromRuntimeCalls && !o.steps.empty())
+        status += tr(" (no step markers and no CPU operators: one step spans the runtime calls "
+                     "and the GPU work they launched)");
     else if (!steps.fromMarkers && !o.steps.empty())
         status += tr(" (no ProfilerStep markers: one step spans the CPU operators)");
     m_status->setText(status + QLatin1Char('.'));

@@ -57,6 +57,7 @@ private:
         std::shared_ptr<const core::analysis::pytorch::PyTorchSteps> steps;
         std::string scopeLabel; // "rank 3 of 8" for a merged rank run, else empty
         std::string scopeHost;  // "rank 3" for a merged rank run, else empty
+        bool pytorch = true;    // else another profiler's GPU capture (Nsight Systems, ...)
     };
     void showResult(Result result);
     void show(const Result &result);

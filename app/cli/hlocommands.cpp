@@ -10,6 +10,7 @@
 #include "core/analysis/roofline.h"
 #include "core/io/traceloader.h"
 #include "core/legacy/legacyhlotools.h"
+#include "core/legacy/legacytools.h"
 
 #include <cstdio>
 #include <optional>
@@ -203,6 +204,8 @@ int runHloStats(int argc, char **argv)
     if (!trace)
         return fail(trace.message());
     AnalysisCache cache(trace.value());
+    if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
+        return fail(seeded.message());
     printHloStats(*hloStats(cache), a.json);
     return kExitOk;
 }
@@ -223,6 +226,8 @@ int runRoofline(int argc, char **argv)
     if (!trace)
         return fail(trace.message());
     AnalysisCache cache(trace.value());
+    if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
+        return fail(seeded.message());
     printRoofline(*rooflineModel(cache), a.json);
     return kExitOk;
 }

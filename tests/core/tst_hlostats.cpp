@@ -9,6 +9,7 @@
 #include "xplane.pb.h"
 
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -68,6 +69,7 @@ private slots:
     void cliJsonContract();
     void goldenHloStats();
     void goldenRoofline();
+    void legacyFolder();
     void badFiles();
 };
 
@@ -293,6 +295,27 @@ void TestHloStats::goldenRoofline()
         QVERIFY(p.gflopsPerSecond);
         QCOMPARE(*p.gflopsPerSecond, cell("measured_flop_rate").toDouble());
     }
+}
+
+void TestHloStats::legacyFolder()
+{
+    const QString golden = kGolden + "hlo_stats_tpu_training.json.gz";
+    TRACEDESK_REQUIRE_FIXTURE(golden);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray raw = testsupport::readMaybeGzip(golden);
+    QFile out(dir.filePath("host0.hlo_stats.json"));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(raw);
+    out.close();
+    const qsizetype rows = QJsonDocument::fromJson(raw).object()["rows"].toArray().size();
+    QProcess cli;
+    cli.start(TRACEDESK_CLI, {"hlo-stats", dir.path(), "--json"});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject o = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(o["rows"].toArray().size(), rows);
+    QVERIFY(o["source"].toString().endsWith("host0.hlo_stats.json"));
 }
 
 void TestHloStats::badFiles()

@@ -21,6 +21,8 @@ const Command kCommands[] = {
     {"input-pipeline", runInputPipeline, &kInputPipelineUsage},
     {"op-profile", runOpProfile, &kOpProfileUsage},
     {"op-stats", runOpStats, &kOpStatsUsage},
+    {"hlo-stats", runHloStats, &kHloStatsUsage},
+    {"roofline", runRoofline, &kRooflineUsage},
     {"kernel-stats", runKernelStats, &kKernelStatsUsage},
     {"memory-profile", runMemoryProfile, &kMemoryProfileUsage},
     {"memory-viewer", runMemoryViewer, &kMemoryViewerUsage},

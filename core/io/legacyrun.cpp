@@ -48,7 +48,7 @@ LegacyRunContents legacyRunContents(const std::string &dir)
     static constexpr const char *kToolNames[] = {
         "Overview", "Overview", "Input Pipeline", "Input Pipeline", "Framework Op Stats",
         "Op Profile", "Kernel Stats", "Memory Viewer", "Pod Viewer", "Memory Profile",
-        "Trace table", "Trace table"};
+        "Trace table", "Trace table", "HLO Op Stats", "Roofline Model"};
     static_assert(std::size(kToolNames) == std::size(kLegacyToolSuffixes));
     LegacyRunContents out;
     std::vector<bool> present(std::size(kLegacyToolSuffixes), false);

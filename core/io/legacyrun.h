@@ -24,7 +24,8 @@ inline constexpr const char *kLegacyNote = "legacy per-tool run: analysis panels
 inline constexpr std::string_view kLegacyToolSuffixes[] = {
     ".overview_page.pb", ".overview_page.json", ".input_pipeline.pb", ".input_pipeline.json",
     ".tensorflow_stats.pb", ".op_profile.json", ".kernel_stats.pb", ".memory_viewer.json",
-    ".pod_viewer.json", ".memory_profile.json.gz", ".tracetable", ".trace"};
+    ".pod_viewer.json", ".memory_profile.json.gz", ".tracetable", ".trace", ".hlo_stats.json",
+    ".roofline_model.json"};
 
 // A file name the old plugin wrote for a tool other than the trace viewer's Chrome JSON.
 bool isLegacyToolFile(const std::string &fileName);

@@ -1,6 +1,7 @@
 #include "core/legacy/legacytools.h"
 
 #include "core/analysis/podviewer.h"
+#include "core/legacy/legacyhlotools.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -83,6 +84,20 @@ Result<LegacyTools> readLegacyTools(const std::string &dir)
         tools.podViewer = std::make_shared<const analysis::PodViewerData>(std::move(r).value());
         tools.files.push_back(path);
     }
+    if (auto path = first(".hlo_stats.json"); !path.empty()) {
+        auto r = readHloStatsJsonFile(path);
+        if (!r)
+            return r.error();
+        tools.hloStats = std::make_shared<const HloStats>(std::move(r).value());
+        tools.files.push_back(path);
+    }
+    if (auto path = first(".roofline_model.json"); !path.empty()) {
+        auto r = readRooflineJsonFile(path);
+        if (!r)
+            return r.error();
+        tools.roofline = std::make_shared<const RooflineModel>(std::move(r).value());
+        tools.files.push_back(path);
+    }
     for (std::string_view s : kLegacyToolSuffixes)
         for (const auto &f : filesEndingWith(dir, s))
             if (std::find(tools.files.begin(), tools.files.end(), f) == tools.files.end())
@@ -97,6 +112,8 @@ void seedAnalyses(AnalysisCache &cache, const LegacyTools &tools)
     cache.put(tools.frameworkOpStats);
     cache.put(tools.opProfile);
     cache.put(tools.podViewer);
+    cache.put(tools.hloStats);
+    cache.put(tools.roofline);
 }
 
 Result<bool> seedFromLegacyRun(AnalysisCache &cache)

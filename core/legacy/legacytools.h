@@ -13,10 +13,12 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/frameworkopstats.h"
+#include "core/analysis/hlostats.h"
 #include "core/analysis/inputpipeline.h"
 #include "core/analysis/opprofile.h"
 #include "core/analysis/overview.h"
 #include "core/analysis/podviewer.h"
+#include "core/analysis/roofline.h"
 #include "core/base/result.h"
 #include "core/io/legacyrun.h"
 
@@ -36,6 +38,8 @@ struct LegacyTools
     std::shared_ptr<const analysis::FrameworkOpStats> frameworkOpStats;
     std::shared_ptr<const analysis::OpProfile> opProfile;
     std::shared_ptr<const analysis::PodViewerData> podViewer;
+    std::shared_ptr<const analysis::HloStats> hloStats;
+    std::shared_ptr<const analysis::RooflineModel> roofline;
 };
 
 Result<analysis::InputPipelineAnalysis> readInputPipelineFile(const std::string &path);

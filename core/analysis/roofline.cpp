@@ -1,0 +1,133 @@
+// Roofline lines and points from the op metrics and the step table; rules in roofline.h.
+
+#include "core/analysis/roofline.h"
+
+#include "core/analysis/hlostats.h"
+#include "core/analysis/steps.h"
+
+#include <algorithm>
+
+namespace tracedesk::core::analysis {
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+
+// Order of PerfEnv::peakBwsGigaBytesPerSecond (FORMATS.md 1.8).
+constexpr const char *kMemoryNames[] = {"HBM",        "SRAM read", "SRAM write", "CMEM read",
+                                        "CMEM write", "VMEM read", "VMEM write"};
+
+void setRates(RooflinePoint &p, double flops, double bytes, TimePs ratePs, double ridge,
+              bool anyCost)
+{
+    if (!anyCost)
+        return;
+    p.flops = flops;
+    p.bytesAccessed = bytes;
+    const double ns = double(ratePs) / 1000.0;
+    if (ns > 0) {
+        p.gflopsPerSecond = flops / ns;
+        p.hbmBwGibPerSecond = bytes / ns * 1e9 / kGiB;
+    }
+    if (bytes > 0)
+        p.operationalIntensity = flops / bytes;
+    p.boundBy = boundByRidge(p.operationalIntensity, ridge);
+}
+
+RooflinePoint aggregate(const OpMetricsDb &db, RooflinePoint::Kind kind, const std::string &step,
+                        double ridge, bool anyCost)
+{
+    RooflinePoint p;
+    p.kind = kind;
+    p.step = step;
+    p.category = "Program";
+    p.name = kind == RooflinePoint::Kind::Total ? "Total" : "Step " + step;
+    double flops = 0, bytes = 0;
+    TimePs self = 0;
+    for (const OpMetrics &m : db.metrics) {
+        if (m.isIdle())
+            continue;
+        flops += m.flops;
+        bytes += m.bytesAccessed;
+        self += m.selfTimePs;
+        p.occurrences += m.occurrences;
+    }
+    p.totalTimeUs = double(db.totalTimePs) / 1e6;
+    p.totalSelfTimeUs = double(self) / 1e6;
+    p.boundBy = "Unknown";
+    setRates(p, flops, bytes, self, ridge, anyCost);
+    return p;
+}
+
+} // namespace
+
+RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
+                            const std::vector<RooflineStep> &steps, const RooflineOptions &options)
+{
+    RooflineModel out;
+    out.source = "profile";
+    out.deviceType = stats.runEnvironment.deviceType;
+    const PerfEnv &env = stats.perfEnv;
+    out.peakGigaFlopsPerSecond = env.peakTeraFlopsPerSecond * 1000.0;
+    for (size_t i = 0; i < env.peakBwsGigaBytesPerSecond.size() && i < std::size(kMemoryNames);
+         ++i) {
+        const double bw = env.peakBwsGigaBytesPerSecond[i];
+        if (bw <= 0)
+            continue;
+        out.rooflines.push_back({kMemoryNames[i], bw,
+                                 out.peakGigaFlopsPerSecond > 0 ? out.peakGigaFlopsPerSecond / bw
+                                                                : 0});
+    }
+    const double ridge = env.ridgePoint;
+    bool anyCost = false;
+    for (const OpMetrics &m : stats.device.metrics)
+        anyCost = anyCost || m.flops > 0 || m.bytesAccessed > 0;
+
+    out.points.push_back(aggregate(stats.device, RooflinePoint::Kind::Total, "Total", ridge,
+                                   anyCost));
+    const size_t stepCount = std::min(steps.size(), size_t(std::max(0, options.maxSteps)));
+    for (size_t i = 0; i < stepCount; ++i) {
+        const OpMetricsDb db = deviceOpMetrics(trace, steps[i].range);
+        out.points.push_back(aggregate(db, RooflinePoint::Kind::Step, steps[i].name, ridge,
+                                       anyCost));
+    }
+    const HloStats table = buildHloStats(stats.device, env);
+    const size_t opCount = std::min(table.rows.size(), size_t(std::max(0, options.topOps)));
+    for (size_t i = 0; i < opCount; ++i) {
+        const HloStatsRow &r = table.rows[i];
+        RooflinePoint p;
+        p.kind = RooflinePoint::Kind::Op;
+        p.step = "Total";
+        p.category = r.category;
+        p.name = r.hloOpName;
+        p.occurrences = r.occurrences;
+        p.totalTimeUs = r.totalTimeUs;
+        p.totalSelfTimeUs = r.totalSelfTimeUs;
+        p.selfTimePercent = r.selfTimePercent;
+        p.flops = r.flops;
+        p.bytesAccessed = r.bytesAccessed;
+        p.gflopsPerSecond = r.gflopsPerSecond;
+        p.hbmBwGibPerSecond = r.hbmBwGibPerSecond;
+        p.operationalIntensity = r.operationalIntensity;
+        p.boundBy = r.boundBy;
+        out.points.push_back(std::move(p));
+    }
+    if (!anyCost)
+        out.note = "the profile records no FLOPs or bytes accessed: no point can be placed";
+    else if (out.peakGigaFlopsPerSecond <= 0 || out.rooflines.empty())
+        out.note = "the device's peak FLOP rate or bandwidth is unknown: no roofline is drawn";
+    return out;
+}
+
+std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache)
+{
+    return cache.get<RooflineModel>([](AnalysisCache &c) {
+        const auto stats = opStats(c);
+        std::vector<RooflineStep> steps;
+        for (const StepInfo &s : stepDb(c)->steps)
+            steps.push_back({s.name, TimeRange{s.begin, s.begin + s.duration}});
+        return buildRoofline(c.trace(), *stats, steps);
+    });
+}
+
+} // namespace tracedesk::core::analysis

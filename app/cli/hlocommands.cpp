@@ -188,16 +188,25 @@ void printRoofline(const RooflineModel &m, bool json)
 
 } // namespace
 
-int runHloStats(int argc, char **argv)
+namespace {
+
+// One tool's command: XProf's own recorded file as it stands, else computed from the profile (a
+// legacy run folder's recorded results seed the cache first).
+template<typename Tool>
+int runTool(int argc, char **argv, const char *command, const char *usage,
+            bool (*isRecordedFile)(const std::string &),
+            core::Result<Tool> (*readRecorded)(const std::string &),
+            std::shared_ptr<const Tool> (*compute)(AnalysisCache &),
+            void (*print)(const Tool &, bool))
 {
     Args a;
-    if (auto rc = parse(argc, argv, "hlo-stats", kHloStatsUsage, &a))
+    if (auto rc = parse(argc, argv, command, usage, &a))
         return *rc;
-    if (core::legacy::isHloStatsFileName(a.file)) {
-        auto recorded = core::legacy::readHloStatsJsonFile(a.file);
+    if (isRecordedFile(a.file)) {
+        auto recorded = readRecorded(a.file);
         if (!recorded)
             return fail(recorded.message());
-        printHloStats(recorded.value(), a.json);
+        print(recorded.value(), a.json);
         return kExitOk;
     }
     auto trace = core::loadTrace(a.file);
@@ -206,30 +215,25 @@ int runHloStats(int argc, char **argv)
     AnalysisCache cache(trace.value());
     if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
         return fail(seeded.message());
-    printHloStats(*hloStats(cache), a.json);
+    print(*compute(cache), a.json);
     return kExitOk;
+}
+
+} // namespace
+
+int runHloStats(int argc, char **argv)
+{
+    return runTool<HloStats>(argc, argv, "hlo-stats", kHloStatsUsage,
+                             &core::legacy::isHloStatsFileName,
+                             &core::legacy::readHloStatsJsonFile, &hloStats, &printHloStats);
 }
 
 int runRoofline(int argc, char **argv)
 {
-    Args a;
-    if (auto rc = parse(argc, argv, "roofline", kRooflineUsage, &a))
-        return *rc;
-    if (core::legacy::isRooflineFileName(a.file)) {
-        auto recorded = core::legacy::readRooflineJsonFile(a.file);
-        if (!recorded)
-            return fail(recorded.message());
-        printRoofline(recorded.value(), a.json);
-        return kExitOk;
-    }
-    auto trace = core::loadTrace(a.file);
-    if (!trace)
-        return fail(trace.message());
-    AnalysisCache cache(trace.value());
-    if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
-        return fail(seeded.message());
-    printRoofline(*rooflineModel(cache), a.json);
-    return kExitOk;
+    return runTool<RooflineModel>(argc, argv, "roofline", kRooflineUsage,
+                                  &core::legacy::isRooflineFileName,
+                                  &core::legacy::readRooflineJsonFile, &rooflineModel,
+                                  &printRoofline);
 }
 
 } // namespace tracedesk::cli

@@ -54,6 +54,42 @@ uint64_t slicesInCategory(const Trace &t, std::string_view category)
     return n;
 }
 
+// The union of the [start, end) intervals a query returns (two integer columns, ordered by
+// start): busy ns, and the first start and last end.
+struct IntervalUnion
+{
+    int64_t busy = 0;
+    int64_t first = 0;
+    int64_t last = 0;
+};
+IntervalUnion intervalUnion(const RawDb &db, const char *sql)
+{
+    std::vector<std::pair<int64_t, int64_t>> spans;
+    sqlite3_stmt *s = nullptr;
+    if (sqlite3_prepare_v2(db.handle(), sql, -1, &s, nullptr) != SQLITE_OK)
+        return {};
+    while (sqlite3_step(s) == SQLITE_ROW)
+        spans.emplace_back(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1));
+    sqlite3_finalize(s);
+    IntervalUnion u;
+    if (spans.empty())
+        return u;
+    int64_t curStart = spans.front().first, curEnd = spans.front().second;
+    u.first = curStart;
+    for (const auto &[a, b] : spans) {
+        u.last = std::max(u.last, b);
+        if (a > curEnd) {
+            u.busy += curEnd - curStart;
+            curStart = a;
+            curEnd = b;
+        } else {
+            curEnd = std::max(curEnd, b);
+        }
+    }
+    u.busy += curEnd - curStart;
+    return u;
+}
+
 // Kernel time in ns per kernel name and per device plane id, read from the store.
 void kernelTimes(const Trace &t, std::map<std::string, int64_t> *byName,
                  std::map<int64_t, int64_t> *byDevice, std::map<std::string, int64_t> *calls)
@@ -387,32 +423,13 @@ private slots:
         QCOMPARE(report.temporal.size(), size_t(1));
 
         RawDb db(path.toStdString());
-        std::vector<std::pair<int64_t, int64_t>> spans;
-        sqlite3_stmt *s = nullptr;
-        QCOMPARE(sqlite3_prepare_v2(db.handle(),
-                                    "SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
-                                    "ALL SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-                                    "ORDER BY 1",
-                                    -1, &s, nullptr),
-                 SQLITE_OK);
-        while (sqlite3_step(s) == SQLITE_ROW)
-            spans.emplace_back(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1));
-        sqlite3_finalize(s);
-        int64_t busy = 0, curStart = spans.front().first, curEnd = spans.front().second;
-        int64_t last = 0;
-        for (const auto &[a, b] : spans) {
-            last = std::max(last, b);
-            if (a > curEnd) {
-                busy += curEnd - curStart;
-                curStart = a;
-                curEnd = b;
-            } else {
-                curEnd = std::max(curEnd, b);
-            }
-        }
-        busy += curEnd - curStart;
-        const double totalUs = double(last - spans.front().first) / 1000.0;
-        const double idleUs = totalUs - double(busy) / 1000.0;
+        const IntervalUnion gpu =
+            intervalUnion(db, "SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
+                              "ALL SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                              "ORDER BY 1");
+        QVERIFY(gpu.busy > 0);
+        const double totalUs = double(gpu.last - gpu.first) / 1000.0;
+        const double idleUs = totalUs - double(gpu.busy) / 1000.0;
         QVERIFY(qAbs(report.temporal[0].totalUs - totalUs) < 1e-3);
         QVERIFY(qAbs(report.temporal[0].idleUs - idleUs) < 1e-3);
         // HTA's launch statistics read cudaLaunchKernel (recorded as cudaLaunchKernel_v7000)
@@ -447,25 +464,9 @@ private slots:
         QVERIFY(qAbs(step.value("step_time_ms").toDouble() - double(last - first) / 1e6) < 1e-6);
 
         // Kernel time: the union of the kernels' intervals.
-        sqlite3_stmt *s = nullptr;
-        QCOMPARE(sqlite3_prepare_v2(db.handle(),
-                                    "SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL "
-                                    "ORDER BY 1",
-                                    -1, &s, nullptr),
-                 SQLITE_OK);
-        int64_t busy = 0, curStart = -1, curEnd = -1;
-        while (sqlite3_step(s) == SQLITE_ROW) {
-            const int64_t a = sqlite3_column_int64(s, 0), b = sqlite3_column_int64(s, 1);
-            if (a > curEnd) {
-                busy += curEnd - curStart;
-                curStart = a;
-                curEnd = b;
-            } else {
-                curEnd = std::max(curEnd, b);
-            }
-        }
-        sqlite3_finalize(s);
-        busy += curEnd - curStart;
+        const int64_t busy =
+            intervalUnion(db, "SELECT start, \"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY 1")
+                .busy;
         QVERIFY(busy > 0);
         QVERIFY(qAbs(step.value("kernel_ms").toDouble() - double(busy) / 1e6) < 1e-6);
         QCOMPARE(o.value("device_type").toString(), QStringLiteral("GPU"));

@@ -63,6 +63,9 @@ void TstOverviewNsys::exportShowsTheGpuPage()
                                   .arg(stepMs)),
              qPrintable(summary));
     QVERIFY2(view->gpuText().contains(QStringLiteral("A100")), qPrintable(view->gpuText()));
+    // The export names no framework: the page must not claim a PyTorch trace.
+    QVERIFY2(!view->environmentText().contains(QStringLiteral("PyTorch")),
+             qPrintable(view->environmentText()));
 }
 
 QTEST_MAIN(TstOverviewNsys)

@@ -219,7 +219,7 @@ void PyTorchOverviewView::show(const Result &result)
         s += iterationText(o);
     }
     m_summary->setText(s);
-    m_environment->setText(environment(o, result.scopeHost));
+    m_environment->setText(environment(o, result.scopeHost, result.pytorch));
 
     // GPU summary, one row per device that ran kernels.
     if (o.gpus.empty()) {
@@ -306,11 +306,13 @@ QString PyTorchOverviewView::iterationText(const PyTorchOverview &o)
     return t + QStringLiteral("</table>");
 }
 
-QString PyTorchOverviewView::environment(const PyTorchOverview &o,
-                                         const std::string &scopeHost) const
+QString PyTorchOverviewView::environment(const PyTorchOverview &o, const std::string &scopeHost,
+                                         bool pytorch) const
 {
     const core::RunMetadata &run = m_cache->trace().info.run;
-    QString e = tr("Framework: PyTorch (Kineto trace)<br>Device type: %1")
+    // Another profiler's capture (Nsight Systems) records GPU work, not which framework ran it.
+    QString e = (pytorch ? tr("Framework: PyTorch (Kineto trace)<br>Device type: %1")
+                         : tr("Framework: not recorded in this capture<br>Device type: %1"))
                     .arg(o.deviceType == PyTorchDeviceType::Gpu ? tr("GPU") : tr("CPU"));
     if (run.devices.empty()) {
         e += tr("<br>GPUs: none listed in the trace");

@@ -63,7 +63,7 @@ private:
     void show(const Result &result);
     void clear();
     QString environment(const core::analysis::pytorch::PyTorchOverview &o,
-                        const std::string &scopeHost) const;
+                        const std::string &scopeHost, bool pytorch) const;
 
     core::analysis::AnalysisCachePtr m_cache;
     Result m_result;

@@ -147,6 +147,7 @@ const char *sourceFormatName(SourceFormat format)
     case SourceFormat::NsysSqlite: return "nsys-sqlite";
     case SourceFormat::RocprofJson: return "rocprof-json";
     case SourceFormat::RocprofCsv: return "rocprof-csv";
+    case SourceFormat::Rocpd: return "rocpd";
     }
     return "unknown";
 }
@@ -187,7 +188,7 @@ Result<SourceFormat> detectFormat(const std::string &path)
     if (n >= nsys::kSqliteMagic.size()
         && std::string_view(reinterpret_cast<const char *>(head), nsys::kSqliteMagic.size())
                == nsys::kSqliteMagic)
-        return SourceFormat::NsysSqlite;
+        return isRocpdDatabase(path) ? SourceFormat::Rocpd : SourceFormat::NsysSqlite;
     if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
         return jsonFormat(path);
     if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
@@ -411,6 +412,12 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
             ? (source.files.size() > 1 ? readNsysSqliteRun(source.files, control, effective)
                                        : readNsysSqlite(source.files.front(), control, effective))
         : source.format == SourceFormat::RocprofCsv ? readRocprofCsv(source.files, control, effective)
+        : source.format == SourceFormat::Rocpd
+            ? (source.files.size() > 1
+                   ? Result<std::shared_ptr<Trace>>(fileError(
+                         source.files[1], "is a second rocpd database: open one at a time (each "
+                                          "holds every process it profiled)"))
+                   : readRocpd(source.files.front(), control, effective))
         : source.format == SourceFormat::RocprofJson
             ? (source.files.size() > 1
                    ? Result<std::shared_ptr<Trace>>(fileError(

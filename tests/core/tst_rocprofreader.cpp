@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <map>
 #include <set>
 
@@ -93,6 +95,64 @@ void writeFile(const QString &path, const QByteArray &bytes)
     if (!f.open(QIODevice::WriteOnly))
         qFatal("cannot write %s", qPrintable(path));
     f.write(bytes);
+}
+
+// A rocpd database (schema 3.0.1) with one run, written with SQLite's own API: two dispatches
+// (one launched by a HIP call), a HIP copy, a roctx range, a counter with two instances.
+const char *kRocpdSchema = R"sql(
+CREATE TABLE rocpd_string_r1 (id INTEGER PRIMARY KEY, guid TEXT, string TEXT);
+CREATE TABLE rocpd_info_process_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, command TEXT);
+CREATE TABLE rocpd_info_thread_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER);
+CREATE TABLE rocpd_info_agent_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, type TEXT,
+    absolute_index INTEGER, logical_index INTEGER, type_index INTEGER, name TEXT, product_name TEXT);
+CREATE TABLE rocpd_info_kernel_symbol_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER,
+    code_object_id INTEGER, kernel_name TEXT, display_name TEXT, arch_vgpr_count INTEGER,
+    accum_vgpr_count INTEGER, sgpr_count INTEGER);
+CREATE TABLE rocpd_event_r1 (id INTEGER PRIMARY KEY, category_id INTEGER, correlation_id INTEGER);
+CREATE TABLE rocpd_region_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER,
+    "start" BIGINT, "end" BIGINT, name_id INTEGER, event_id INTEGER);
+CREATE TABLE rocpd_kernel_dispatch_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER,
+    tid INTEGER, agent_id INTEGER, kernel_id INTEGER, dispatch_id INTEGER, queue_id INTEGER,
+    stream_id INTEGER, "start" BIGINT, "end" BIGINT, private_segment_size INTEGER,
+    group_segment_size INTEGER, workgroup_size_x INTEGER, workgroup_size_y INTEGER,
+    workgroup_size_z INTEGER, grid_size_x INTEGER, grid_size_y INTEGER, grid_size_z INTEGER,
+    region_name_id INTEGER, event_id INTEGER);
+CREATE TABLE rocpd_memory_copy_r1 (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, tid INTEGER,
+    "start" BIGINT, "end" BIGINT, name_id INTEGER, dst_agent_id INTEGER, src_agent_id INTEGER,
+    size INTEGER, queue_id INTEGER, stream_id INTEGER, event_id INTEGER);
+CREATE TABLE rocpd_info_pmc_r1 (id INTEGER PRIMARY KEY, agent_id INTEGER, name TEXT);
+CREATE TABLE rocpd_pmc_event_r1 (id INTEGER PRIMARY KEY, event_id INTEGER, pmc_id INTEGER,
+    value REAL);
+CREATE VIEW rocpd_string AS SELECT * FROM rocpd_string_r1;
+INSERT INTO rocpd_string_r1 VALUES (1, 'g', 'HIP_RUNTIME_API_EXT'), (2, 'g', 'hipLaunchKernel'),
+    (3, 'g', 'MARKER_CORE_API'), (4, 'g', 'step 1'), (5, 'g', 'MEMORY_COPY_HOST_TO_DEVICE'),
+    (6, 'g', 'hipMemcpy');
+INSERT INTO rocpd_info_process_r1 VALUES (1, 1, 500, '/usr/bin/python3 train.py');
+INSERT INTO rocpd_info_thread_r1 VALUES (1, 1, 1, 500), (2, 1, 1, 501);
+INSERT INTO rocpd_info_agent_r1 VALUES (1, 1, 1, 'CPU', 0, 0, 0, 'cpu', 'EPYC'),
+    (2, 1, 1, 'GPU', 1, 1, 0, 'gfx942', 'AMD Instinct MI300X');
+INSERT INTO rocpd_info_kernel_symbol_r1 VALUES (1, 1, 1, 1, '_Z3addPf.kd', 'add(float*)', 8, 0, 16),
+    (2, 1, 1, 1, '_Z3mulPf.kd', 'mul(float*)', 12, 4, 24);
+INSERT INTO rocpd_event_r1 VALUES (1, 1, 10), (2, NULL, 10), (3, NULL, 11), (4, 3, 12),
+    (5, 1, 13), (6, NULL, 13);
+INSERT INTO rocpd_region_r1 VALUES (1, 1, 1, 1, 1000, 1100, 2, 1), (2, 1, 1, 2, 900, 5000, 4, 4),
+    (3, 1, 1, 1, 3000, 3500, 6, 5);
+INSERT INTO rocpd_kernel_dispatch_r1 VALUES
+    (1, 1, 1, 1, 2, 1, 1, 1, 1, 1200, 1500, 0, 512, 64, 1, 1, 1024, 1, 1, NULL, 2),
+    (2, 1, 1, 1, 2, 2, 2, 2, 1, 1600, 1700, 0, 0, 256, 1, 1, 4096, 1, 1, NULL, 3);
+INSERT INTO rocpd_memory_copy_r1 VALUES (1, 1, 1, 1, 3100, 3400, 5, 2, 1, 4096, 1, 1, 6);
+INSERT INTO rocpd_info_pmc_r1 VALUES (1, 2, 'SQ_WAVES');
+INSERT INTO rocpd_pmc_event_r1 VALUES (1, 2, 1, 4.0), (2, 2, 1, 6.0);
+)sql";
+
+int64_t sqlScalar(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *s = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
+        qFatal("%s: %s", sql, sqlite3_errmsg(db));
+    const int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+    sqlite3_finalize(s);
+    return v;
 }
 
 const char *kKernelHeader =
@@ -433,6 +493,68 @@ private slots:
         QCOMPARE(t.string(counter->name), std::string_view("SQ_WAVES"));
         QCOMPARE(counter->counter.time, std::vector<TimePs>({300000, 500000}));
         QCOMPARE(counter->counter.value, std::vector<double>({16.0, 0.0}));
+    }
+
+    // The rocpd database, counted with SQL over the same file.
+    void rocpdDatabase()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("500_results.db").toStdString();
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        char *error = nullptr;
+        QVERIFY2(sqlite3_exec(db, kRocpdSchema, nullptr, nullptr, &error) == SQLITE_OK, error);
+        QCOMPARE(detectFormat(path).value(), SourceFormat::Rocpd);
+        auto loaded = loadTrace(path, nullptr, noCache());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        const Trace &t = *loaded.value();
+        QCOMPARE(t.info.format, std::string("rocpd"));
+        QCOMPARE(t.info.warningCount, uint64_t(0));
+
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Kernel)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_kernel_dispatch_r1"));
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Memcpy)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_memory_copy_r1"));
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Runtime)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_region_r1 r JOIN rocpd_event_r1 e ON "
+                               "e.id = r.event_id JOIN rocpd_string_r1 s ON s.id = e.category_id "
+                               "WHERE s.string LIKE 'HIP%'"));
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::UserAnnotation)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_region_r1 r JOIN rocpd_event_r1 e ON "
+                               "e.id = r.event_id JOIN rocpd_string_r1 s ON s.id = e.category_id "
+                               "WHERE s.string LIKE 'MARKER%'"));
+        const KernelTotals k = storeKernels(t);
+        QCOMPARE(k.nsByName.at("add(float*)"),
+                 sqlScalar(db, "SELECT sum(\"end\" - \"start\") FROM rocpd_kernel_dispatch_r1 "
+                               "WHERE kernel_id = 1"));
+        QCOMPARE(k.nsByDevice.begin()->first, int64_t(0));   // the GPU's type index
+        QCOMPARE(int64_t(t.flows.size()),
+                 sqlScalar(db, "SELECT count(*) FROM (SELECT event_id FROM "
+                               "rocpd_kernel_dispatch_r1 UNION ALL SELECT event_id FROM "
+                               "rocpd_memory_copy_r1) a JOIN rocpd_event_r1 ea ON ea.id = "
+                               "a.event_id WHERE EXISTS (SELECT 1 FROM rocpd_region_r1 r JOIN "
+                               "rocpd_event_r1 er ON er.id = r.event_id WHERE er.correlation_id "
+                               "= ea.correlation_id)"));
+        QCOMPARE(t.info.run.devices.size(), size_t(1));
+        QCOMPARE(t.info.run.devices[0].name, std::string("AMD Instinct MI300X"));
+        double counter = 0;
+        for (const Track &track : t.tracks)
+            if (track.type == TrackType::Counter)
+                for (double v : track.counter.value)
+                    counter += v;
+        QCOMPARE(int64_t(counter), sqlScalar(db, "SELECT sum(value) FROM rocpd_pmc_event_r1"));
+        sqlite3_close(db);
+
+        // Not a rocpd database: an SQLite file with no rocpd tables goes to the Nsight reader,
+        // and the rocpd reader refuses it by name.
+        const std::string other = dir.filePath("other.db").toStdString();
+        QCOMPARE(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "CREATE TABLE t (x)", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        QCOMPARE(detectFormat(other).value(), SourceFormat::NsysSqlite);
+        auto refused = readRocpd(other);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.message().rfind(other + ": ", 0) == 0, refused.message().c_str());
     }
 
     // What cannot be read is an error naming the file; what can be mended, a warning.

@@ -58,6 +58,9 @@ expect_type host1.xplane.pb application/x-xplane-pb
 expect_type worker.pt.trace.json application/x-chrome-trace
 expect_type step.trace.json.gz application/x-chrome-trace-gzip
 expect_type run.pt.trace.json.gz application/x-chrome-trace-gzip
+expect_type 1234_results.json application/x-rocprof-results
+expect_type 1234_kernel_trace.csv application/x-rocprof-csv
+expect_type 1234_counter_collection.csv application/x-rocprof-csv
 
 default=$(xdg-mime query default application/x-xplane-pb)
 [ "$default" = "tracedesk.desktop" ] \

@@ -170,7 +170,7 @@ int runGpuTime(int argc, char **argv)
     if (!core::analysis::hasGpuActivityRoles(*trace.value()))
         return fail("gpu-time: " + args.positional.front()
                     + " has no GPU kernels with their launches; the GPU time breakdown reads "
-                      "PyTorch profiler traces and Nsight Systems exports");
+                      "PyTorch profiler traces, Nsight Systems exports and rocprofv3 results");
     auto cache = std::make_shared<core::analysis::AnalysisCache>(trace.value());
     int code = kExitError;
     const auto ranked = pytorchRankAnalyses(cache, "gpu-time", rankOption(args), json, &code);

@@ -44,8 +44,9 @@ void printHelp()
     std::printf("Usage: tracedesk-cli <command> [options]\n"
                 "\n"
                 "Reads ML performance profiles: XSpace (<host>.xplane.pb, run folders, logdirs),\n"
-                "Chrome trace JSON (.json, .json.gz, .json.zst) and Nsight Systems SQLite\n"
-                "exports (.sqlite, from nsys export --type sqlite).\n"
+                "Chrome trace JSON (.json, .json.gz, .json.zst), Nsight Systems SQLite\n"
+                "exports (.sqlite, from nsys export --type sqlite) and rocprofv3 results (the\n"
+                "JSON document, or the CSV files: one of them, or their folder).\n"
                 "\n"
                 "Commands:\n");
     for (const Command &command : kCommands)

@@ -33,7 +33,8 @@ QString aboutText()
                "tracedesk",
                "<h3>TraceDesk %1</h3>"
                "<p>A desktop viewer for ML performance profiles: XSpace (.xplane.pb) files and "
-               "run folders, Chrome trace JSON and Nsight Systems SQLite exports, with a GPU timeline, analysis panels, live "
+               "run folders, Chrome trace JSON, Nsight Systems SQLite exports and rocprofv3 results "
+               "(JSON, CSV), with a GPU timeline, analysis panels, live "
                "capture from a profiler server and trace comparison.</p>"
                "<p>Built with %2.</p>")
         .arg(QString::fromLatin1(core::kVersion), libraryVersions().toHtmlEscaped());

@@ -127,8 +127,9 @@ QString loadProgressText(const QString &path, double fraction)
 }
 const char kOpenFilter[] = QT_TRANSLATE_NOOP(
     "tracedesk::app::MainWindow",
-    "Profiles (*.xplane.pb *.json *.json.gz *.json.zst *.sqlite *.nsys-rep);;"
-    "Nsight Systems exports (*.sqlite);;All files (*)");
+    "Profiles (*.xplane.pb *.json *.json.gz *.json.zst *.sqlite *.nsys-rep *.csv *.db);;"
+    "Nsight Systems exports (*.sqlite);;"
+    "rocprofv3 results (*_results.json *_results.json.gz *_results.db *.csv);;All files (*)");
 
 // The first local file or folder among the dragged URLs, or an empty string.
 QString firstLocalPath(const QMimeData *mime)

@@ -15,8 +15,9 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("tracedesk", "Explore ML performance profiles: XSpace "
-                                                 "(.xplane.pb), Chrome trace JSON and Nsight "
-                                                 "Systems SQLite exports."));
+                                                 "(.xplane.pb), Chrome trace JSON, Nsight "
+                                                 "Systems SQLite exports and rocprofv3 "
+                                                 "results (JSON, CSV)."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const QCommandLineOption screenshotOption(

@@ -8,6 +8,7 @@
 #include "core/io/nsys/nsysdatabase.h"
 #include "core/io/nsys/nsysreader.h"
 #include "core/io/rankrunloader.h"
+#include "core/io/rocprof/rocprofreader.h"
 #include "core/io/runfit.h"
 #include "core/io/runranks.h"
 #include "core/io/storecache.h"
@@ -51,6 +52,12 @@ bool isJsonName(const std::string &name)
 bool isSqliteName(const std::string &name)
 {
     return endsWith(lower(name), ".sqlite");
+}
+
+bool isCsvName(const std::string &name)
+{
+    const std::string n = lower(name);
+    return endsWith(n, ".csv") || endsWith(n, ".csv.gz") || endsWith(n, ".csv.zst");
 }
 
 std::vector<std::string> filesMatching(const fs::path &dir, bool (*match)(const std::string &))
@@ -101,6 +108,9 @@ std::optional<Error> unreadableProfileEntry(const fs::path &dir)
 Result<LoadOptions> rankOptions(const ResolvedSource &source, const LoadOptions &options,
                                 std::string *note)
 {
+    // A rocprofv3 CSV set's files are parts of one profile, not ranks.
+    if (source.format == SourceFormat::RocprofCsv)
+        return options;
     const bool run = source.files.size() > 1 || source.format == SourceFormat::XSpace;
     const bool fit = options.ranks.empty() && options.fitRanksToMemory && source.files.size() > 1;
     if (options.ranks.empty() && !fit)
@@ -135,8 +145,18 @@ const char *sourceFormatName(SourceFormat format)
     case SourceFormat::XSpace: return "xspace";
     case SourceFormat::ChromeJson: return "chrome-json";
     case SourceFormat::NsysSqlite: return "nsys-sqlite";
+    case SourceFormat::RocprofJson: return "rocprof-json";
+    case SourceFormat::RocprofCsv: return "rocprof-csv";
+    case SourceFormat::Rocpd: return "rocpd";
     }
     return "unknown";
+}
+
+// A JSON document is a rocprofv3 results document or Chrome trace JSON, told by its first key.
+SourceFormat jsonFormat(const std::string &path)
+{
+    return looksLikeRocprofJson(readFileHead(path, 256)) ? SourceFormat::RocprofJson
+                                                         : SourceFormat::ChromeJson;
 }
 
 Result<SourceFormat> detectFormat(const std::string &path)
@@ -147,7 +167,16 @@ Result<SourceFormat> detectFormat(const std::string &path)
     if (isXSpaceName(name))
         return SourceFormat::XSpace;
     if (isJsonName(name))
-        return SourceFormat::ChromeJson;
+        return jsonFormat(path);
+    if (isCsvName(name)) {
+        const std::string head = readFileHead(path, 16384);
+        if (head.empty())
+            return fileError(path, "is empty or cannot be read");
+        if (looksLikeRocprofCsv(head))
+            return SourceFormat::RocprofCsv;
+        return fileError(path, "is a CSV file but not one rocprofv3 writes for a trace (kernel, "
+                               "API, memory copy or allocation trace, counter collection)");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return fileError(path, "cannot be opened for reading");
@@ -159,23 +188,25 @@ Result<SourceFormat> detectFormat(const std::string &path)
     if (n >= nsys::kSqliteMagic.size()
         && std::string_view(reinterpret_cast<const char *>(head), nsys::kSqliteMagic.size())
                == nsys::kSqliteMagic)
-        return SourceFormat::NsysSqlite;
+        return isRocpdDatabase(path) ? SourceFormat::Rocpd : SourceFormat::NsysSqlite;
     if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-        return SourceFormat::ChromeJson;
+        return jsonFormat(path);
     if (n >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
-        return SourceFormat::ChromeJson;
+        return jsonFormat(path);
     for (size_t i = 0; i < n; ++i) {
         if (std::isspace(head[i]))
             continue;
         if (head[i] == '{' || head[i] == '[')
-            return SourceFormat::ChromeJson;
+            return jsonFormat(path);
         break;
     }
     // An XSpace starts with field 1 (planes), length-delimited: tag byte 0x0a.
     if (head[0] == 0x0a || head[0] == 0x12 || head[0] == 0x1a || head[0] == 0x22)
         return SourceFormat::XSpace;
-    return fileError(path, "is neither an XSpace profile (.xplane.pb), Chrome trace JSON nor an "
-                           "Nsight Systems SQLite export");
+    if (looksLikeRocprofCsv(readFileHead(path, 16384)))
+        return SourceFormat::RocprofCsv;
+    return fileError(path, "is neither an XSpace profile (.xplane.pb), Chrome trace JSON, an "
+                           "Nsight Systems SQLite export nor rocprofv3 output");
 }
 
 std::vector<std::string> listRuns(const std::string &dir)
@@ -231,6 +262,14 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         auto format = detectFormat(path);
         if (!format)
             return format.error();
+        if (format.value() == SourceFormat::RocprofCsv) {
+            // One file of a CSV set opens the whole set.
+            auto set = rocprofCsvSetOf(path);
+            std::string name = fs::path(path).filename().string();
+            if (set.size() > 1)
+                name += " (with " + std::to_string(set.size() - 1) + " more files of its set)";
+            return ResolvedSource{SourceFormat::RocprofCsv, std::move(set), name, {}};
+        }
         return ResolvedSource{format.value(), {path}, fs::path(path).filename().string(), {}};
     }
     if (!fs::is_directory(status))
@@ -260,7 +299,7 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
             return source;
         }
         if (jsons.size() == 1)
-            return ResolvedSource{SourceFormat::ChromeJson, jsons, dir.filename().string(), run};
+            return ResolvedSource{jsonFormat(jsons.front()), jsons, dir.filename().string(), run};
         // Several PyTorch rank traces: one run, its ranks merged on one clock.
         if (auto ranks = kinetoTraceFiles(jsons); ranks.size() > 1)
             return ResolvedSource{SourceFormat::ChromeJson, ranks, dir.filename().string(), run};
@@ -280,6 +319,10 @@ Result<ResolvedSource> resolveSource(const std::string &path, const std::string 
         // A folder of Nsight Systems exports (one per rank) is one run.
         if (auto exports = filesMatching(path, isSqliteName); !exports.empty())
             return ResolvedSource{SourceFormat::NsysSqlite, exports,
+                                  fs::path(path).filename().string(), {}};
+        // rocprofv3's CSV files (one set per process) are one profile.
+        if (auto csvs = rocprofCsvFilesIn(path); !csvs.empty())
+            return ResolvedSource{SourceFormat::RocprofCsv, csvs,
                                   fs::path(path).filename().string(), {}};
         if (auto odd = unreadableProfileEntry(path))
             return *odd;
@@ -368,6 +411,19 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
         : source.format == SourceFormat::NsysSqlite
             ? (source.files.size() > 1 ? readNsysSqliteRun(source.files, control, effective)
                                        : readNsysSqlite(source.files.front(), control, effective))
+        : source.format == SourceFormat::RocprofCsv ? readRocprofCsv(source.files, control, effective)
+        : source.format == SourceFormat::Rocpd
+            ? (source.files.size() > 1
+                   ? Result<std::shared_ptr<Trace>>(fileError(
+                         source.files[1], "is a second rocpd database: open one at a time (each "
+                                          "holds every process it profiled)"))
+                   : readRocpd(source.files.front(), control, effective))
+        : source.format == SourceFormat::RocprofJson
+            ? (source.files.size() > 1
+                   ? Result<std::shared_ptr<Trace>>(fileError(
+                         source.files[1], "is a second rocprofv3 results document: open one at "
+                                          "a time (each holds every process it profiled)"))
+                   : readRocprofJson(source.files.front(), control, effective))
         : source.files.size() > 1 ? readChromeJsonRun(source.files, control, effective)
                                   : readChromeJson(source.files.front(), control, effective);
     if (!loaded)

@@ -1,7 +1,9 @@
 #pragma once
 
 // TraceLoader: the one entry point for opening a profile. It works out what a path is (an
-// XSpace file, a Chrome JSON file, an Nsight Systems SQLite export (by its SQLite header), a run folder of per-host XSpace files, a folder of PyTorch
+// XSpace file, a Chrome JSON file, an Nsight Systems SQLite export (by its SQLite header), a
+// rocprofv3 results document (by its first key), CSV set (by its headers; a folder of them or
+// one of their files) or rocpd database (an SQLite file with rocpd tables), a run folder of per-host XSpace files, a folder of PyTorch
 // rank traces (core/io/rankrunloader.h), or a logdir of runs), consults the store cache, runs the
 // right reader, and fills in LoadInfo timing. Several files given together are one run: XSpace
 // hosts, or Chrome JSON ranks merged on one clock.
@@ -21,9 +23,10 @@
 
 namespace tracedesk::core {
 
-enum class SourceFormat { XSpace, ChromeJson, NsysSqlite };
+enum class SourceFormat { XSpace, ChromeJson, NsysSqlite, RocprofJson, RocprofCsv, Rocpd };
 
-// The format's name as LoadInfo::format spells it ("xspace", "chrome-json", "nsys-sqlite").
+// The format's name as LoadInfo::format spells it ("xspace", "chrome-json", "nsys-sqlite",
+// "rocprof-json", "rocprof-csv", "rocpd").
 const char *sourceFormatName(SourceFormat format);
 
 struct ResolvedSource

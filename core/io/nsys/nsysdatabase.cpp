@@ -232,6 +232,11 @@ std::optional<int64_t> NsysQuery::optInteger(int column) const
     return int64_t(sqlite3_column_int64(m_stmt, column));
 }
 
+double NsysQuery::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
+
 std::string_view NsysQuery::text(int column) const
 {
     const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));

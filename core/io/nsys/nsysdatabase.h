@@ -92,6 +92,7 @@ public:
     int64_t integer(int column) const;
     std::optional<int64_t> optInteger(int column) const;
     std::string_view text(int column) const;
+    double real(int column) const;
 
 private:
     sqlite3_stmt *m_stmt = nullptr;

@@ -50,14 +50,9 @@ uint32_t NsysImporter::streamTrack(int64_t device, int64_t globalPid, int64_t st
     const StreamKey key{device, globalPid, stream};
     if (auto it = m_streamTracks.find(key); it != m_streamTracks.end())
         return it->second;
-    auto plane = m_devicePlanes.find(device);
-    if (plane == m_devicePlanes.end()) {
-        const uint32_t p = m_builder.addPlane("GPU " + std::to_string(device), {}, device,
-                                              PlaneKind::Device);
-        plane = m_devicePlanes.emplace(device, p).first;
-    }
     // Named once every stream is known (nameStreamTracks).
-    const uint32_t track = m_builder.addTrack(plane->second, {}, stream == kNoStream ? -1 : stream);
+    const uint32_t track =
+        m_builder.addTrack(m_gpu.devicePlane(device), {}, stream == kNoStream ? -1 : stream);
     m_builder.track(track).sortIndex = stream == kNoStream ? INT32_MAX : int32_t(stream & 0xFFFFFF);
     m_streamTracks.emplace(key, track);
     return track;
@@ -78,17 +73,15 @@ uint32_t NsysImporter::addActivity(const NsysQuery &q, const ActivityRow &row,
                                    std::string_view name, std::string_view category,
                                    SliceRole role, ArgsRef args)
 {
-    TrackBuilder &tb = m_builder.trackBuilder(row.track);
-    const uint32_t staged = tb.addSlice(
-        row.start, row.duration, kindFor(name, category, role, m_devicePlanes.at(row.device)),
-        args);
-    tb.setSide(staged, SideColumn::Device, row.device);
-    tb.setSide(staged, SideColumn::Stream, row.stream == kNoStream ? -1 : row.stream);
-    if (auto c = q.optInteger(kActivityCorrelation)) {
-        tb.setSide(staged, SideColumn::CorrelationId, *c);
-        noteActivity(row.globalPid, *c, row.track, staged);
-    }
-    return staged;
+    GpuActivityStager::Activity a;
+    a.start = row.start;
+    a.duration = row.duration;
+    a.device = row.device;
+    a.stream = row.stream == kNoStream ? -1 : row.stream;
+    a.track = row.track;
+    a.correlation = q.optInteger(kActivityCorrelation);
+    a.scope = pidOf(row.globalPid);
+    return m_gpu.addActivity(a, name, category, role, args);
 }
 
 Result<bool> NsysImporter::readKernels()

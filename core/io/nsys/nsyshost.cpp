@@ -64,7 +64,7 @@ Result<bool> NsysImporter::readRuntime()
             kindFor(apiName(recorded), category, SliceRole::Runtime, m_builder.track(track).plane));
         if (auto c = q.optInteger(Correlation)) {
             tb.setSide(staged, SideColumn::CorrelationId, *c);
-            m_launches.try_emplace({pidOf(*globalTid), *c}, Staged{track, staged});
+            m_gpu.noteLaunch(pidOf(*globalTid), *c, track, staged);
         }
     }
     return finishTable(q, t, problems);

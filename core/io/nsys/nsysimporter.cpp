@@ -34,7 +34,7 @@ std::string_view apiName(std::string_view recorded)
 }
 
 NsysImporter::NsysImporter(NsysDatabase &db, TraceBuilder &builder, LoadControl &control)
-    : m_db(db), m_builder(builder), m_control(control)
+    : m_db(db), m_builder(builder), m_control(control), m_gpu(builder)
 {}
 
 Result<bool> NsysImporter::run()
@@ -70,7 +70,9 @@ Result<bool> NsysImporter::run()
         if (!done)
             return done;
     }
-    bindFlows();
+    // Correlation ids are per process (CUPTI numbers them per process), so a call and its GPU
+    // work meet on (pid, id).
+    m_gpu.bindFlows();
     nameStreamTracks();
     if (m_fileBytes > m_bytesReported)
         m_control.addDone(m_fileBytes - m_bytesReported);
@@ -110,25 +112,6 @@ uint32_t NsysImporter::threadTrack(int64_t globalTid)
     return track;
 }
 
-uint32_t NsysImporter::kindFor(std::string_view name, std::string_view category, SliceRole role,
-                               uint32_t plane)
-{
-    const StringId n = m_builder.intern(name);
-    const StringId c = m_builder.intern(category);
-    const auto key = std::make_tuple(n, c, uint8_t(role), plane);
-    auto it = m_kinds.find(key);
-    if (it != m_kinds.end())
-        return it->second;
-    EventKind kind;
-    kind.name = n;
-    kind.category = c;
-    kind.role = role;
-    kind.plane = plane;
-    const uint32_t index = m_builder.addKind(kind);
-    m_kinds.emplace(key, index);
-    return index;
-}
-
 std::string NsysImporter::stringOr(std::optional<int64_t> id, std::string_view fallback,
                                    TableProblems &problems)
 {
@@ -148,19 +131,10 @@ bool NsysImporter::span(const NsysQuery &q, int startColumn, int endColumn,
         ++problems.noStart;
         return false;
     }
-    const auto e = q.optInteger(endColumn);
-    int64_t ns = 0;
-    if (e && *e >= *s) {
-        if (__builtin_sub_overflow(*e, *s, &ns))
-            ns = 0;
-    } else if (e) {
-        ++problems.endBeforeStart;
-    }
-    // The TrackBuilder clamps what lies beyond the store's time range (and counts it).
-    if (__builtin_mul_overflow(*s, int64_t(1000), start))
-        *start = *s < 0 ? -kTimeLimitPs : kTimeLimitPs;
-    if (__builtin_mul_overflow(ns, int64_t(1000), duration))
-        *duration = kTimeLimitPs;
+    const NsSpan ns = spanFromNs(*s, q.optInteger(endColumn));
+    problems.endBeforeStart += ns.endBeforeStart;
+    *start = ns.start;
+    *duration = ns.duration;
     return true;
 }
 
@@ -208,28 +182,6 @@ Result<bool> NsysImporter::finishTable(const NsysQuery &q, std::string_view tabl
         info.warn(t + ": " + std::to_string(p.unclosed)
                   + " ranges never ended (kept with zero duration)");
     return true;
-}
-
-void NsysImporter::noteActivity(int64_t globalPid, int64_t correlation, uint32_t track,
-                                uint32_t staged)
-{
-    m_activities.push_back({{pidOf(globalPid), correlation}, Staged{track, staged}});
-}
-
-void NsysImporter::bindFlows()
-{
-    // Correlation ids are per process (CUPTI numbers them per process), so a call and its GPU
-    // work meet on (pid, id); a graph launch binds to each of its kernels.
-    const StringId category = m_builder.intern("ac2g");
-    for (const auto &[key, activity] : m_activities) {
-        auto it = m_launches.find(key);
-        if (it == m_launches.end())
-            continue;
-        m_builder.addFlowBetween(it->second.track, it->second.staged, activity.track,
-                                 activity.staged, uint64_t(key.second), category);
-    }
-    m_launches.clear();
-    m_activities.clear();
 }
 
 void NsysImporter::nameStreamTracks()

@@ -24,6 +24,7 @@
 // zero length and counted, an unknown string id reads as "(string N)" and is counted: each
 // count is one load warning naming the table. One thread; run() once.
 
+#include "core/io/gpuactivitystager.h"
 #include "core/io/nsys/nsysdatabase.h"
 #include "core/model/tracebuilder.h"
 
@@ -51,11 +52,6 @@ public:
     Result<bool> run();
 
 private:
-    struct Staged
-    {
-        uint32_t track;
-        uint32_t staged;
-    };
     // Problems of one table, reported as one warning each.
     struct TableProblems
     {
@@ -87,11 +83,10 @@ private:
     };
     // False (counted) for a row without a start; else its times, ids and stream track.
     bool activityRow(const NsysQuery &q, TableProblems &problems, ActivityRow *row);
-    // Stages the activity on its stream track with the device, stream and correlation side
-    // columns, and notes it for binding to its launch. Returns the staged index.
+    // Stages the activity on its stream track (GpuActivityStager::addActivity), bound to its
+    // launch by (process, correlation id). Returns the staged index.
     uint32_t addActivity(const NsysQuery &q, const ActivityRow &row, std::string_view name,
                          std::string_view category, SliceRole role, ArgsRef args = kNoArgs);
-    void noteActivity(int64_t globalPid, int64_t correlation, uint32_t track, uint32_t staged);
 
     // Host ranges (nsyshost.cpp)
     Result<bool> readRuntime();
@@ -102,7 +97,10 @@ private:
     uint32_t threadTrack(int64_t globalTid);
     uint32_t processPlane(int64_t globalPid);
     uint32_t kindFor(std::string_view name, std::string_view category, SliceRole role,
-                     uint32_t plane);
+                     uint32_t plane)
+    {
+        return m_gpu.kindFor(name, category, role, plane);
+    }
     // The string `id` names; "(string N)" counted as unknown when the export lacks it.
     std::string stringOr(std::optional<int64_t> id, std::string_view fallback,
                          TableProblems &problems);
@@ -112,12 +110,12 @@ private:
     Result<bool> rowTick(const NsysQuery &q);
     Result<bool> finishTable(const NsysQuery &q, std::string_view table,
                              const TableProblems &problems);
-    void bindFlows();
     void nameStreamTracks();
 
     NsysDatabase &m_db;
     TraceBuilder &m_builder;
     LoadControl &m_control;
+    GpuActivityStager m_gpu;
     uint64_t m_rowsRead = 0;
     uint64_t m_tableStartRows = 0;
     uint64_t m_rowsTotal = 0;
@@ -128,7 +126,6 @@ private:
     std::unordered_map<int64_t, std::string> m_processNames;  // globalPid -> name
     std::unordered_map<int64_t, uint32_t> m_threadTracks;     // globalTid -> track
     std::unordered_map<int64_t, std::string> m_threadNames;   // globalTid -> name
-    std::map<int64_t, uint32_t> m_devicePlanes;               // deviceId -> plane
     struct StreamKey
     {
         int64_t device, globalPid, stream;
@@ -138,9 +135,6 @@ private:
         }
     };
     std::map<StreamKey, uint32_t> m_streamTracks;
-    std::map<std::tuple<StringId, StringId, uint8_t, uint32_t>, uint32_t> m_kinds;
-    std::map<std::pair<int64_t, int64_t>, Staged> m_launches;  // (pid, correlation) -> call
-    std::vector<std::pair<std::pair<int64_t, int64_t>, Staged>> m_activities;
     std::map<int64_t, std::string> m_memcpyKinds;              // copyKind -> label
     std::map<int64_t, std::string> m_nvtxDomains;              // domainId -> name
 };

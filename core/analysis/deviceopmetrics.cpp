@@ -303,6 +303,7 @@ OpMetricsDb DeviceScan::finish()
                     m.provenance = std::move(info.provenance);
                 m.deduplicatedName = std::move(info.deduplicatedName);
                 m.layout = std::move(info.layout);
+                m.source = std::move(info.source);
                 m.children = std::move(info.fusionChildren);
             }
         } else {
@@ -340,6 +341,8 @@ OpMetricsDb DeviceScan::finish()
             m.deduplicatedName = std::string(argText(m_trace, v));
         if (kindStat(m_trace, kind, m_keys.shapeWithLayout, &v))
             m.layout = std::string(argText(m_trace, v));
+        if (kindStat(m_trace, kind, m_keys.source, &v))
+            m.source = std::string(argText(m_trace, v));
         double modelFlops = 0;
         if (kindStat(m_trace, kind, m_keys.modelFlops, &v))
             modelFlops = v.asDouble();

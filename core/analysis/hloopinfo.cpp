@@ -67,6 +67,13 @@ std::string hloShapeText(const xla::ShapeProto &shape)
     return text;
 }
 
+std::string hloSourceLine(const xla::OpMetadata &metadata)
+{
+    if (metadata.source_file().empty())
+        return {};
+    return metadata.source_file() + ":" + std::to_string(metadata.source_line());
+}
+
 std::string hloCategory(const xla::HloInstructionProto &inst)
 {
     const std::string &op = inst.opcode();
@@ -108,6 +115,7 @@ HloLookup lookupHloOp(const hlo::HloModuleIndex &index, int64_t programId, std::
     out->provenance = inst->metadata().op_name();
     out->deduplicatedName = inst->metadata().deduplicated_name();
     out->layout = hloShapeText(inst->shape());
+    out->source = hloSourceLine(inst->metadata());
     if (inst->opcode() == "fusion") {
         for (int64_t cid : inst->called_computation_ids()) {
             const xla::HloComputationProto *c = computationById(proto, cid);
@@ -122,6 +130,7 @@ HloLookup lookupHloOp(const hlo::HloModuleIndex &index, int64_t programId, std::
                 child.longName = expressionOf(member, ids);
                 child.layout = hloShapeText(member.shape());
                 child.provenance = member.metadata().op_name();
+                child.source = hloSourceLine(member.metadata());
                 out->fusionChildren.push_back(std::move(child));
             }
         }

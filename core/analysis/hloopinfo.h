@@ -22,6 +22,7 @@ struct HloOpInfo
     std::string provenance;
     std::string deduplicatedName;
     std::string layout;
+    std::string source;                      // `file:line` from the instruction metadata
     std::vector<OpMetrics> fusionChildren;   // names, categories and expressions only
 };
 
@@ -33,5 +34,7 @@ HloLookup lookupHloOp(const hlo::HloModuleIndex &index, int64_t programId, std::
 // `f32[5,1024]{1,0}`; tuples in brackets.
 std::string hloShapeText(const xla::ShapeProto &shape);
 std::string hloCategory(const xla::HloInstructionProto &inst);
+// `file:line` of the Python source that produced an instruction; empty when not recorded.
+std::string hloSourceLine(const xla::OpMetadata &metadata);
 
 } // namespace tracedesk::core::analysis

@@ -65,6 +65,7 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
         r.hloOpName = m->name;
         r.expression = m->longName;
         r.frameworkOp = m->provenance;
+        r.sourceInfo = m->source;
         r.occurrences = m->occurrences;
         r.totalTimeUs = us(m->timePs);
         r.totalSelfTimeUs = us(m->selfTimePs);

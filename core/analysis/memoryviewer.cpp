@@ -1,5 +1,7 @@
 #include "core/analysis/memoryviewer.h"
 
+#include "core/analysis/hloopinfo.h"
+
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -194,9 +196,7 @@ Result<MemoryViewerResult> computeMemoryViewer(const xla::HloProto &proto,
             b.instructionName = inst.name();
             b.opCode = inst.opcode();
             b.frameworkOp = inst.metadata().op_name();
-            if (!inst.metadata().source_file().empty())
-                b.sourceInfo = inst.metadata().source_file() + ":"
-                               + std::to_string(inst.metadata().source_line());
+            b.sourceInfo = hloSourceLine(inst.metadata());
             if (const xla::ShapeProto *s = subshape(inst.shape(), lb.defined_at().shape_index())) {
                 b.shape = shapeToString(*s);
                 b.unpaddedSize = unpaddedShapeBytes(*s);

@@ -39,6 +39,7 @@ StatKeys::StatKeys(const Trace &trace)
     , iplStageCat(keyOf(trace, "_ipl_stage_cat"))
     , flops(keyOf(trace, "flops"))
     , bytesAccessed(keyOf(trace, "bytes_accessed"))
+    , source(keyOf(trace, "source"))
 {
 }
 

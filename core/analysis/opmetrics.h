@@ -45,6 +45,7 @@ struct OpMetrics
     std::string deduplicatedName;  // canonical instruction this one duplicates, if any
     std::string layout;            // shape / layout text where known
     std::string hloModule;         // module name (device ops with a program), else empty
+    std::string source;            // Python source line (`file:line`) where the profile has it
     bool isEager = false;
     int64_t hloModuleId = 0;       // program id; 0 when unknown
     int64_t occurrences = 0;

@@ -30,6 +30,7 @@ struct StatKeys
     StringId iplStageCat = kEmptyString;
     StringId flops = kEmptyString;
     StringId bytesAccessed = kEmptyString;
+    StringId source = kEmptyString;
 
     explicit StatKeys(const Trace &trace);
 };

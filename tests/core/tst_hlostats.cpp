@@ -1,6 +1,7 @@
 // HLO Op Stats and Roofline: the TPU fixture's per-op numbers against sums computed here straight
 // from the protobuf; the bound-by rule; the CLI JSON contract; XProf's own output files read back
 // with the rows the raw JSON holds.
+#include "core/analysis/hlosourcelines.h"
 #include "core/analysis/hlostats.h"
 #include "core/analysis/roofline.h"
 #include "core/io/traceloader.h"
@@ -50,6 +51,7 @@ struct Expect
 {
     int64_t count = 0, time = 0, self = 0;
     double flops = 0, bytes = 0;
+    std::string source;
 };
 
 bool close(double a, double b)
@@ -110,7 +112,11 @@ void TestHloStats::tpuOpsMatchRawEvents()
                 double flops = 0, bytes = 0;
                 auto take = [&](const XStat &s) {
                     const std::string n = statName(plane, s.metadata_id());
-                    if (n == "flops")
+                    if (n == "source")
+                        expected[name].source = s.has_ref_value()
+                                                    ? statName(plane, int64_t(s.ref_value()))
+                                                    : s.str_value();
+                    else if (n == "flops")
                         flops = statNumber(s);
                     else if (n == "bytes_accessed")
                         bytes = statNumber(s);
@@ -155,11 +161,16 @@ void TestHloStats::tpuOpsMatchRawEvents()
     const auto stats = hloStats(cache);
     QVERIFY(close(stats->ridgePoint, ridge));
     QCOMPARE(stats->rows.size(), expected.size());
+    size_t sourced = 0;
+    for (const auto &[name, e] : expected)
+        sourced += e.source.empty() ? 0 : 1;
+    QVERIFY(sourced > 0);
     for (const HloStatsRow &r : stats->rows) {
         auto it = expected.find(r.hloOpName);
         QVERIFY2(it != expected.end(), r.hloOpName.c_str());
         const Expect &e = it->second;
         QCOMPARE(r.occurrences, e.count);
+        QCOMPARE(r.sourceInfo, e.source);
         QVERIFY(close(r.totalTimeUs, double(e.time) / 1e6));
         QVERIFY(close(r.totalSelfTimeUs, double(e.self) / 1e6));
         QVERIFY(r.flops && r.bytesAccessed && r.gflopsPerSecond);
@@ -182,6 +193,33 @@ void TestHloStats::tpuOpsMatchRawEvents()
     for (size_t i = 1; i < stats->rows.size(); ++i)
         QVERIFY(stats->rows[i - 1].totalSelfTimeUs >= stats->rows[i].totalSelfTimeUs);
     QVERIFY(std::abs(stats->rows.back().cumulativeSelfTimePercent - 100.0) < 1e-6);
+
+    // Grouped by source line: the raw sums of the ops each line produced.
+    std::map<std::string, Expect> byLine;
+    for (const auto &[name, e] : expected) {
+        Expect &l = byLine[e.source.empty() ? std::string(kNoSourceLine) : e.source];
+        l.count += e.count;
+        l.time += e.time;
+        l.self += e.self;
+        l.flops += e.flops;
+        l.bytes += e.bytes;
+    }
+    const HloStats lines = groupHloStatsBySource(*stats);
+    QCOMPARE(lines.rows.size(), byLine.size());
+    QVERIFY(lines.rows.size() > 1);
+    for (const HloStatsRow &r : lines.rows) {
+        auto it = byLine.find(r.hloOpName);
+        QVERIFY2(it != byLine.end(), r.hloOpName.c_str());
+        const Expect &e = it->second;
+        QCOMPARE(r.occurrences, e.count);
+        QVERIFY(close(r.totalSelfTimeUs, double(e.self) / 1e6));
+        QVERIFY(r.flops && close(*r.flops, e.flops));
+        if (e.bytes > 0)
+            QVERIFY(r.operationalIntensity && close(*r.operationalIntensity, e.flops / e.bytes));
+        if (e.time > 0)
+            QVERIFY(close(*r.gflopsPerSecond, e.flops / (double(e.time) / 1000.0)));
+    }
+    QVERIFY(std::abs(lines.rows.back().cumulativeSelfTimePercent - 100.0) < 1e-6);
 }
 
 void TestHloStats::rooflineOnTpu()

@@ -8,6 +8,7 @@
 #include "views/flamegraph/flamegraphpanel.h"
 #include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/gputime/gputimepanel.h"
+#include "views/panels/hlostats/hlostatspanel.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
 #include "views/panels/memoryprofile/memoryprofilepanel.h"
@@ -16,6 +17,7 @@
 #include "views/panels/opstats/frameworkopstatspanel.h"
 #include "views/panels/overview/overviewpanel.h"
 #include "views/panels/podviewer/podviewerpanel.h"
+#include "views/panels/roofline/rooflinepanel.h"
 #include "views/panels/pytorch/frameworkpages.h"
 #include "views/panels/pytorch/pytorchoplinks.h"
 #include "views/panels/pytorch/rankchoice.h"
@@ -55,6 +57,14 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
     addPanel<views::FrameworkOpStatsPanel>(QStringLiteral("FrameworkOpStatsDock"),
                                            tr("Framework Op Stats"));
     addPanel<views::KernelStatsPanel>(QStringLiteral("KernelStatsDock"), tr("Kernel Stats"));
+    auto *hloStats = addPanel<views::HloStatsPanel>(QStringLiteral("HloStatsDock"),
+                                                    tr("HLO Op Stats"));
+    auto *roofline = addPanel<views::RooflinePanel>(QStringLiteral("RooflineDock"),
+                                                    tr("Roofline Model"));
+    connect(roofline, &views::RooflinePanel::opSelected, this, [this, hloStats](const QString &op) {
+        raiseDock(QStringLiteral("HloStatsDock"));
+        hloStats->selectOp(op);
+    });
     addPanel<views::GpuTimePanel>(QStringLiteral("GpuTimeDock"), tr("GPU Time"));
     addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
                                         tr("Memory Profile"));
@@ -285,12 +295,7 @@ void AnalysisDocks::showSummaryRun(
     if (!runKey.empty())
         m_runMemo->keep(runKey, run);
     distributed->showRun(std::move(run));
-    for (QDockWidget *dock : m_docks) {
-        if (dock->objectName() == QStringLiteral("DistributedDock")) {
-            dock->show();
-            dock->raise();
-        }
-    }
+    raiseDock(QStringLiteral("DistributedDock"));
 }
 
 void AnalysisDocks::deliver(PanelSlot &p, bool shown)
@@ -366,12 +371,7 @@ void AnalysisDocks::showSelectionAnalysis(views::SelectionAnalysis what)
 {
     const bool pivot = what == views::SelectionAnalysis::AreaPivot;
     const QString dockName = pivot ? QStringLiteral("PivotDock") : QStringLiteral("FlameGraphDock");
-    for (QDockWidget *dock : m_docks) {
-        if (dock->objectName() == dockName) {
-            dock->show();
-            dock->raise();
-        }
-    }
+    raiseDock(dockName);
     if (auto *p = qobject_cast<views::PivotPanel *>(panel(dockName))) {
         p->setSelectionOnly(true);
         return;
@@ -383,6 +383,16 @@ void AnalysisDocks::showSelectionAnalysis(views::SelectionAnalysis what)
     flame->setScope(what == views::SelectionAnalysis::AreaFlameGraph    ? Scope::Area
                     : what == views::SelectionAnalysis::TrackFlameGraph ? Scope::Track
                                                                         : Scope::Name);
+}
+
+void AnalysisDocks::raiseDock(const QString &dockName)
+{
+    for (QDockWidget *dock : m_docks) {
+        if (dock->objectName() == dockName) {
+            dock->show();
+            dock->raise();
+        }
+    }
 }
 
 void AnalysisDocks::showTime(core::TimePs t)

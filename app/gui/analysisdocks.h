@@ -1,14 +1,15 @@
 #pragma once
 
 // AnalysisDocks: the analysis panels (overview, input pipeline, op profile, framework op stats,
-// kernel stats, memory profile, memory viewer, pod viewer, tf.data bottleneck, distributed),
-// each in a dock of the main window, fed from one AnalysisCache per shown trace and linked to
-// the timeline: activating an op in a panel outlines its occurrences on the timeline and lists
-// them in the details pane; a point in time (a step, a memory event) brings that time into view
-// and marks it; a worker in the pod viewer (a rank in the distributed panel) opens that host's
-// sections; a collective or step of a run is shown with every rank's instance outlined. The
-// Distributed panel learns where the shown trace came from (setRunSource), so a trace holding
-// part of a run still gets the summary of every rank, and asks for other ranks (ranksRequested).
+// kernel stats, HLO op stats, roofline model, memory profile, memory viewer, pod viewer, tf.data
+// bottleneck, distributed), each in a dock of the main window, fed from one AnalysisCache per
+// shown trace and linked to the timeline: activating an op in a panel outlines its occurrences on
+// the timeline and lists them in the details pane; a point in time (a step, a memory event) brings
+// that time into view and marks it; a worker in the pod viewer (a rank in the distributed panel)
+// opens that host's sections; a collective or step of a run is shown with every rank's instance
+// outlined. The Distributed panel learns where the shown trace came from (setRunSource), so a
+// trace holding part of a run still gets the summary of every rank, and asks for other ranks
+// (ranksRequested).
 
 #include "core/analysis/analysiscache.h"
 #include "core/io/loadoptions.h"
@@ -79,6 +80,8 @@ public:
     void showHost(const QString &host);
     // Raises the flame graph or pivot dock and points it at the timeline's selection.
     void showSelectionAnalysis(views::SelectionAnalysis what);
+    // Shows the dock whose object name is `dockName` and brings it to the front of its tabs.
+    void raiseDock(const QString &dockName);
     // Shows [start, end) and outlines `refs` (e.g. one collective on every rank).
     void showRange(core::TimePs start, core::TimePs end, const QString &label,
                    std::shared_ptr<const std::vector<core::SliceRef>> refs);

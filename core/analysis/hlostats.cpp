@@ -60,7 +60,9 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
     for (const OpMetrics *m : ops) {
         HloStatsRow r;
         r.rank = int(out.rows.size()) + 1;
-        r.programId = m->hloModuleId != 0 ? std::to_string(m->hloModuleId) : std::string();
+        // XProf prints the 64-bit fingerprint unsigned.
+        r.programId =
+            m->hloModuleId != 0 ? std::to_string(uint64_t(m->hloModuleId)) : std::string();
         r.category = m->category;
         r.hloOpName = m->name;
         r.expression = m->longName;

@@ -54,7 +54,8 @@ void TstAnalysisDocks::docksExistAndStartEmpty()
     for (QDockWidget *dock : window.analysisDocks()->docks())
         names << dock->objectName();
     QCOMPARE(names, (QStringList{"OverviewDock", "InputPipelineDock", "OpProfileDock",
-                                 "FrameworkOpStatsDock", "KernelStatsDock", "GpuTimeDock", "MemoryProfileDock",
+                                 "FrameworkOpStatsDock", "KernelStatsDock", "HloStatsDock",
+                                 "RooflineDock", "GpuTimeDock", "MemoryProfileDock",
                                  "MemoryViewerDock", "PodViewerDock", "TfDataDock",
                                  "DistributedDock", "QueryDock", "PivotDock", "FlameGraphDock"}));
     QVERIFY(!window.analysisDocks()->cache());

@@ -6,9 +6,15 @@
 
 #include "app/gui/analysisdocks.h"
 #include "app/gui/mainwindow.h"
+#include "core/analysis/hlostats.h"
+#include "views/panels/hlostats/hlostatsmodel.h"
+#include "views/panels/hlostats/hlostatspanel.h"
+#include "views/panels/roofline/rooflinepanel.h"
 #include "views/panels/pytorch/frameworkpages.h"
 
 #include <QDockWidget>
+#include <QItemSelectionModel>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -94,9 +100,11 @@ private slots:
         QTRY_COMPARE(titles(bar),
                      (QStringList{"Overview", "Framework Op Stats", "Kernel Stats",
                                   "GPU Time", "Memory Profile", "Distributed", "Query", "Pivot",
-                                  "Flame Graph", "Input Pipeline", "Op Profile", "Memory Viewer",
-                                  "Pod Viewer", "tf.data Bottleneck"}));
-        for (const QString &title : {"Input Pipeline", "Op Profile", "Memory Viewer", "Pod Viewer",
+                                  "Flame Graph", "Input Pipeline", "Op Profile", "HLO Op Stats",
+                                  "Roofline Model", "Memory Viewer", "Pod Viewer",
+                                  "tf.data Bottleneck"}));
+        for (const QString &title : {"Input Pipeline", "Op Profile", "HLO Op Stats",
+                                     "Roofline Model", "Memory Viewer", "Pod Viewer",
                                      "tf.data Bottleneck"}) {
             QVERIFY2(greyed(bar, title), qPrintable(title));
             QVERIFY2(tip(bar, title).contains("PyTorch"), qPrintable(tip(bar, title)));
@@ -139,6 +147,34 @@ private slots:
         QVERIFY(titles(bar).indexOf("Kernel Stats") > titles(bar).indexOf("Flame Graph"));
         // GPU Time reads PyTorch launches: greyed on an XSpace profile.
         QVERIFY(greyed(bar, "GPU Time"));
+        // The XLA tools apply to a TPU profile.
+        QVERIFY(!greyed(bar, "HLO Op Stats"));
+        QVERIFY(!greyed(bar, "Roofline Model"));
+        QVERIFY(titles(bar).indexOf("HLO Op Stats") < titles(bar).indexOf("Flame Graph"));
+
+        // An op picked in the Roofline Model opens HLO Op Stats on that op's row, even though
+        // HLO Op Stats had not computed yet.
+        auto *roofline = qobject_cast<views::RooflinePanel *>(
+            window.analysisDocks()->panel(QStringLiteral("RooflineDock")));
+        auto *hlo = qobject_cast<views::HloStatsPanel *>(
+            window.analysisDocks()->panel(QStringLiteral("HloStatsDock")));
+        QVERIFY(roofline && hlo);
+        QCOMPARE(hlo->tableView()->model()->rowCount(), 0);
+        const auto stats = core::analysis::hloStats(*window.analysisDocks()->cache());
+        QVERIFY(stats->rows.size() > 2);
+        const QString op = QString::fromStdString(stats->rows[2].hloOpName);
+        emit roofline->opSelected(op);
+        QTRY_VERIFY_WITH_TIMEOUT(hlo->isVisible() && !hlo->visibleRegion().isEmpty(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            hlo->tableView()->selectionModel()->selectedRows(views::HloStatsModel::Op).size(), 1,
+            60000);
+        QCOMPARE(hlo->tableView()
+                     ->selectionModel()
+                     ->selectedRows(views::HloStatsModel::Op)
+                     .front()
+                     .data()
+                     .toString(),
+                 op);
     }
 
 private:

@@ -52,6 +52,7 @@ struct Expect
     int64_t count = 0, time = 0, self = 0;
     double flops = 0, bytes = 0;
     std::string source;
+    std::string program;
 };
 
 bool close(double a, double b)
@@ -112,7 +113,12 @@ void TestHloStats::tpuOpsMatchRawEvents()
                 double flops = 0, bytes = 0;
                 auto take = [&](const XStat &s) {
                     const std::string n = statName(plane, s.metadata_id());
-                    if (n == "source")
+                    if (n == "program_id")
+                        expected[name].program =
+                            std::to_string(s.value_case() == XStat::kUint64Value
+                                               ? s.uint64_value()
+                                               : uint64_t(s.int64_value()));
+                    else if (n == "source")
                         expected[name].source = s.has_ref_value()
                                                     ? statName(plane, int64_t(s.ref_value()))
                                                     : s.str_value();
@@ -171,6 +177,7 @@ void TestHloStats::tpuOpsMatchRawEvents()
         const Expect &e = it->second;
         QCOMPARE(r.occurrences, e.count);
         QCOMPARE(r.sourceInfo, e.source);
+        QCOMPARE(r.programId, e.program);
         QVERIFY(close(r.totalTimeUs, double(e.time) / 1e6));
         QVERIFY(close(r.totalSelfTimeUs, double(e.self) / 1e6));
         QVERIFY(r.flops && r.bytesAccessed && r.gflopsPerSecond);

@@ -15,7 +15,7 @@ $SUDO apt-get install "${APT_OPTS[@]}" \
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev libxkbcommon-dev \
     libgl-dev libegl-dev libgl1-mesa-dri libglx-mesa0 \
     libprotobuf-dev protobuf-compiler libgrpc++-dev libgrpc-dev protobuf-compiler-grpc \
-    libzstd-dev zlib1g-dev libsimdjson-dev libsqlite3-dev \
+    libzstd-dev zlib1g-dev libsimdjson-dev libsqlite3-dev libgraphviz-dev \
     xvfb xauth x11-apps fonts-dejavu-core \
     shared-mime-info desktop-file-utils xdg-utils libfile-mimeinfo-perl libxml2-utils parallel \
     clang libclang-rt-14-dev llvm-14 lld

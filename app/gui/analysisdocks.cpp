@@ -8,6 +8,7 @@
 #include "views/flamegraph/flamegraphpanel.h"
 #include "views/panels/distributed/distributedpanel.h"
 #include "views/panels/gputime/gputimepanel.h"
+#include "views/panels/graphviewer/graphviewerpanel.h"
 #include "views/panels/hlostats/hlostatspanel.h"
 #include "views/panels/inputpipeline/inputpipelinepanel.h"
 #include "views/panels/kernelstats/kernelstatspanel.h"
@@ -61,10 +62,19 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
                                                     tr("HLO Op Stats"));
     auto *roofline = addPanel<views::RooflinePanel>(QStringLiteral("RooflineDock"),
                                                     tr("Roofline Model"));
-    connect(roofline, &views::RooflinePanel::opSelected, this, [this, hloStats](const QString &op) {
+    auto *graph = addPanel<views::GraphViewerPanel>(QStringLiteral("GraphViewerDock"),
+                                                    tr("Graph Viewer"));
+    auto selectInHloStats = [this, hloStats](const QString &op) {
         raiseDock(QStringLiteral("HloStatsDock"));
         hloStats->selectOp(op);
-    });
+    };
+    connect(roofline, &views::RooflinePanel::opSelected, this, selectInHloStats);
+    connect(graph, &views::GraphViewerPanel::opSelected, this, selectInHloStats);
+    connect(hloStats, &views::HloStatsPanel::graphRequested, this,
+            [this, graph](const QString &op, const QString &program) {
+                raiseDock(QStringLiteral("GraphViewerDock"));
+                graph->showOp(op, program);
+            });
     addPanel<views::GpuTimePanel>(QStringLiteral("GpuTimeDock"), tr("GPU Time"));
     addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
                                         tr("Memory Profile"));

@@ -55,8 +55,9 @@ void TstAnalysisDocks::docksExistAndStartEmpty()
         names << dock->objectName();
     QCOMPARE(names, (QStringList{"OverviewDock", "InputPipelineDock", "OpProfileDock",
                                  "FrameworkOpStatsDock", "KernelStatsDock", "HloStatsDock",
-                                 "RooflineDock", "GpuTimeDock", "MemoryProfileDock",
-                                 "MemoryViewerDock", "PodViewerDock", "TfDataDock",
+                                 "RooflineDock", "GraphViewerDock", "GpuTimeDock",
+                                 "MemoryProfileDock", "MemoryViewerDock", "PodViewerDock",
+                                 "TfDataDock",
                                  "DistributedDock", "QueryDock", "PivotDock", "FlameGraphDock"}));
     QVERIFY(!window.analysisDocks()->cache());
 }

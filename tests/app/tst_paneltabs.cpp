@@ -101,11 +101,11 @@ private slots:
                      (QStringList{"Overview", "Framework Op Stats", "Kernel Stats",
                                   "GPU Time", "Memory Profile", "Distributed", "Query", "Pivot",
                                   "Flame Graph", "Input Pipeline", "Op Profile", "HLO Op Stats",
-                                  "Roofline Model", "Memory Viewer", "Pod Viewer",
-                                  "tf.data Bottleneck"}));
-        for (const QString &title : {"Input Pipeline", "Op Profile", "HLO Op Stats",
-                                     "Roofline Model", "Memory Viewer", "Pod Viewer",
-                                     "tf.data Bottleneck"}) {
+                                  "Roofline Model", "Graph Viewer", "Memory Viewer",
+                                  "Pod Viewer", "tf.data Bottleneck"}));
+        for (const QString &title :
+             {"Input Pipeline", "Op Profile", "HLO Op Stats", "Roofline Model", "Graph Viewer",
+              "Memory Viewer", "Pod Viewer", "tf.data Bottleneck"}) {
             QVERIFY2(greyed(bar, title), qPrintable(title));
             QVERIFY2(tip(bar, title).contains("PyTorch"), qPrintable(tip(bar, title)));
         }

@@ -7,7 +7,12 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/roofline.h"
+#include "core/generate/generator.h"
 #include "core/io/traceloader.h"
+#include "core/analysis/hlodot.h"
+#include "core/analysis/hlostats.h"
+#include "views/panels/graphviewer/graphviewerpanel.h"
+#include "views/panels/graphviewer/hlographview.h"
 #include "views/panels/hlostats/hlostatsmodel.h"
 #include "views/panels/hlostats/hlostatspanel.h"
 #include "views/panels/opstats/piechartview.h"
@@ -20,8 +25,10 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
@@ -115,6 +122,8 @@ private slots:
     void hloStatsRowsFiltersAndSourceLines();
     void rooflineChartAndLinks();
     void gpuProfileWithoutCostsSaysSo();
+    void graphViewerDrawsTheOpsNeighbourhood();
+    void graphViewerWithoutHloSaysSo();
 };
 
 void TstXlaPanels::hloStatsRowsFiltersAndSourceLines()
@@ -253,7 +262,8 @@ void TstXlaPanels::rooflineChartAndLinks()
     QTableView *table = panel.tableView();
     int opRow = -1;
     for (int r = 0; r < table->model()->rowCount() && opRow < 0; ++r) {
-        if (!table->model()->index(r, 0).data(RooflinePointsModel::kOpNameRole).toString().isEmpty())
+        const QModelIndex index = table->model()->index(r, 0);
+        if (!index.data(RooflinePointsModel::kOpNameRole).toString().isEmpty())
             opRow = r;
     }
     QVERIFY(opRow >= 0);
@@ -291,6 +301,82 @@ void TstXlaPanels::gpuProfileWithoutCostsSaysSo()
     for (const QString &v : column(*stats.tableView()->model(), HloStatsModel::GflopsPerSecond))
         QVERIFY(v.isEmpty());
     QVERIFY(HloStatsPanel::notApplicableReason(cache->trace()).isEmpty());
+}
+
+void TstXlaPanels::graphViewerDrawsTheOpsNeighbourhood()
+{
+    TRACEDESK_REQUIRE_FIXTURE(kGpuNoCosts);
+    auto cache = load(kGpuNoCosts);
+    QVERIFY(cache);
+    GraphViewerPanel panel;
+    panel.resize(1400, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy computed(&panel, &GraphViewerPanel::computed);
+    panel.setAnalyses(cache);
+    QTRY_COMPARE_WITH_TIMEOUT(computed.count(), 1, 60000);
+
+    // It opens on the op with the most self time, every op of the profile to choose from.
+    const auto hlo = core::analysis::hloStats(*cache);
+    QCOMPARE(panel.opBox()->count(), int(hlo->rows.size()));
+    const auto &top = hlo->rows.front();
+    QCOMPARE(panel.opBox()->currentText(), QString::fromStdString(top.hloOpName));
+    const auto &graph = panel.result().graph;
+    QVERIFY2(panel.result().error.isEmpty(), qPrintable(panel.result().error));
+    QCOMPARE(panel.graphView()->nodeCount(), int(graph.nodes.size()));
+    QVERIFY(panel.statusText().contains(QString::fromStdString(top.hloOpName)));
+    // The op's fill is its share of all op self time (this program's op only).
+    double total = 0;
+    for (const auto &r : hlo->rows)
+        total += r.totalSelfTimeUs;
+    QCOMPARE(panel.graphView()->nodeColour(QString::fromStdString(top.hloOpName)),
+             QColor(QString::fromStdString(
+                 core::analysis::hloShareColour(top.totalSelfTimeUs / total))));
+
+    // Depth 0: the op alone.
+    panel.depthBox()->setValue(0);
+    QTRY_COMPARE_WITH_TIMEOUT(computed.count(), 2, 60000);
+    QCOMPARE(panel.graphView()->nodeCount(), 1);
+
+    // A click on a node selects its op.
+    panel.depthBox()->setValue(1);
+    QTRY_COMPARE_WITH_TIMEOUT(computed.count(), 3, 60000);
+    QVERIFY(panel.graphView()->nodeCount() > 1);
+    QSignalSpy selected(&panel, &GraphViewerPanel::opSelected);
+    const QString name = QString::fromStdString(panel.result().graph.nodes.back().name);
+    const QPoint at = panel.graphView()->nodePosition(name);
+    QVERIFY(panel.graphView()->viewport()->rect().contains(at));
+    QTest::mouseClick(panel.graphView()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.front().front().toString(), name);
+
+    // An op of another program is drawn from its own module.
+    panel.showOp(QString::fromStdString(hlo->rows.back().hloOpName),
+                 QString::fromStdString(hlo->rows.back().programId));
+    QTRY_COMPARE_WITH_TIMEOUT(computed.count(), 4, 60000);
+    QCOMPARE(panel.result().graph.nodes.front().name, hlo->rows.back().hloOpName);
+}
+
+void TstXlaPanels::graphViewerWithoutHloSaysSo()
+{
+    // The generated XSpace has XLA ops (with costs) but embeds no HLO modules.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("generated.xplane.pb"));
+    core::GeneratorOptions g;
+    g.events = 3000;
+    QVERIFY(core::generateTrace(g, path.toStdString()).ok());
+    auto cache = load(path);
+    QVERIFY(cache);
+    QVERIFY(core::hlo::hloModulesForTrace(cache->trace()).empty());
+    QVERIFY(!core::analysis::hloStats(*cache)->rows.empty());
+    GraphViewerPanel panel;
+    QSignalSpy computed(&panel, &GraphViewerPanel::computed);
+    panel.setAnalyses(cache);
+    QTRY_COMPARE_WITH_TIMEOUT(computed.count(), 1, 60000);
+    QVERIFY2(panel.statusText().contains(QStringLiteral("no HLO modules")),
+             qPrintable(panel.statusText()));
+    QCOMPARE(panel.graphView()->nodeCount(), 0);
 }
 
 QTEST_MAIN(TstXlaPanels)

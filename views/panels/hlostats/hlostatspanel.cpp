@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -107,6 +108,25 @@ HloStatsPanel::HloStatsPanel(QWidget *parent) : QWidget(parent)
         const QString name = index.data(HloStatsModel::kOpNameRole).toString();
         if (!name.isEmpty())
             emit opActivated(name);
+    });
+    auto requestGraph = [this](const QModelIndex &index) {
+        const QString name = index.data(HloStatsModel::kOpNameRole).toString();
+        if (!name.isEmpty())
+            emit graphRequested(
+                name, index.siblingAtColumn(HloStatsModel::Program).data().toString());
+    };
+    connect(m_table, &QAbstractItemView::doubleClicked, this, requestGraph);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this, requestGraph](QPoint at) {
+        const QModelIndex index = m_table->indexAt(at);
+        if (!index.isValid() || index.data(HloStatsModel::kOpNameRole).toString().isEmpty())
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Show in Graph Viewer"), this, [&] { requestGraph(index); });
+        menu.addAction(tr("Show on the timeline"), this, [&] {
+            emit opActivated(index.data(HloStatsModel::kOpNameRole).toString());
+        });
+        menu.exec(m_table->viewport()->mapToGlobal(at));
     });
 }
 

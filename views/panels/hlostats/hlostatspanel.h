@@ -2,7 +2,8 @@
 
 // HloStatsPanel: XProf's HLO Op Stats, one row per HLO op (or per Python source line), sortable
 // and filterable by text, category and bound-by, with a pie of self time by category and CSV
-// export. A row names its op: clicking it outlines the op's events on the timeline. The status
+// export. A row names its op: clicking it outlines the op's events on the timeline; double
+// clicking it (or its context menu) shows the op in the Graph Viewer. The status
 // line says where the numbers come from (the profile or a recorded XProf file), the device's
 // peaks and ridge point, and in one line why rates are missing when the profile has no costs.
 // Computes through the AnalysisCache on a worker.
@@ -57,6 +58,8 @@ public:
 
 signals:
     void opActivated(const QString &name);
+    // A row's "Show in Graph Viewer" (its context menu, or a double click).
+    void graphRequested(const QString &name, const QString &programId);
     void computed();
 
 private:

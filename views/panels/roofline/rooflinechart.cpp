@@ -64,7 +64,9 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
 
     // Order the drawn points as the series hold them: Total, steps, ops.
     std::stable_sort(points.begin(), points.end(),
-                     [](const RooflinePoint &a, const RooflinePoint &b) { return a.kind < b.kind; });
+                     [](const RooflinePoint &a, const RooflinePoint &b) {
+                         return a.kind < b.kind;
+                     });
     double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
     auto widen = [&](double x, double y) {
         xMin = xMin == 0 ? x : std::min(xMin, x);

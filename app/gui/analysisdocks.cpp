@@ -252,6 +252,10 @@ void AnalysisDocks::applyTabHints()
 {
     const QColor grey = m_window->palette().color(QPalette::Disabled, QPalette::WindowText);
     for (QTabBar *bar : m_window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        // Many tools, one row of tabs: whole titles in a row that scrolls, never cut to
+        // "Ove..." and never claiming the width the docks beside them need.
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
         for (int i = 0; i < bar->count(); ++i) {
             const QDockWidget *dock = nullptr;
             for (const QDockWidget *d : m_docks) {

@@ -319,9 +319,10 @@ void MainWindow::createDocks()
             || dockWidgetArea(m_detailsDock) != Qt::BottomDockWidgetArea)
             return;
         // Never so wide that the analysis tabs beside it get cut to "Ove...": their whole
-        // titles come first, the summary scrolls sideways for its last columns.
+        // titles come first, the summary scrolls sideways for its last columns. With more
+        // tools than fit in half the window the tab row scrolls, and the summary gets the half.
         const QTabBar *bar = m_analysis->panelTabBar();
-        const int tabs = bar ? bar->sizeHint().width() + 16 : 0;
+        const int tabs = bar ? std::min(bar->sizeHint().width() + 16, width() / 2) : 0;
         const int wanted = std::min({m_details->areaSummaryWidth(), width() / 2,
                                      width() - m_detailsDock->x() - tabs});
         if (m_detailsDock->width() >= wanted)

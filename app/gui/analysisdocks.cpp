@@ -64,17 +64,13 @@ AnalysisDocks::AnalysisDocks(QMainWindow *window, views::TimelineWidget *timelin
                                                     tr("Roofline Model"));
     auto *graph = addPanel<views::GraphViewerPanel>(QStringLiteral("GraphViewerDock"),
                                                     tr("Graph Viewer"));
+    m_graph = graph;
     auto selectInHloStats = [this, hloStats](const QString &op) {
         raiseDock(QStringLiteral("HloStatsDock"));
         hloStats->selectOp(op);
     };
     connect(roofline, &views::RooflinePanel::opSelected, this, selectInHloStats);
     connect(graph, &views::GraphViewerPanel::opSelected, this, selectInHloStats);
-    connect(hloStats, &views::HloStatsPanel::graphRequested, this,
-            [this, graph](const QString &op, const QString &program) {
-                raiseDock(QStringLiteral("GraphViewerDock"));
-                graph->showOp(op, program);
-            });
     addPanel<views::GpuTimePanel>(QStringLiteral("GpuTimeDock"), tr("GPU Time"));
     addPanel<views::MemoryProfilePanel>(QStringLiteral("MemoryProfileDock"),
                                         tr("Memory Profile"));
@@ -147,6 +143,8 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::alignRequested, this, &AnalysisDocks::alignRequested);
     if constexpr (requires { &Panel::ranksRequested; })
         connect(panel, &Panel::ranksRequested, this, &AnalysisDocks::ranksRequested);
+    if constexpr (requires { &Panel::graphRequested; })
+        connect(panel, &Panel::graphRequested, this, &AnalysisDocks::showGraph);
     if constexpr (requires { &Panel::sliceActivated; })
         connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
     return panel;
@@ -407,6 +405,14 @@ void AnalysisDocks::raiseDock(const QString &dockName)
             dock->raise();
         }
     }
+}
+
+void AnalysisDocks::showGraph(const QString &op, const QString &programId)
+{
+    if (!m_graph || op.isEmpty())
+        return;
+    raiseDock(QStringLiteral("GraphViewerDock"));
+    m_graph->showOp(op, programId);
 }
 
 void AnalysisDocks::showTime(core::TimePs t)

@@ -37,6 +37,7 @@ struct DistributedSummary;
 
 namespace tracedesk::views {
 enum class SelectionAnalysis : uint8_t;
+class GraphViewerPanel;
 class PyTorchOpLinker;
 class PyTorchRankChoice;
 class TimelineWidget;
@@ -80,6 +81,8 @@ public:
     void showHost(const QString &host);
     // Raises the flame graph or pivot dock and points it at the timeline's selection.
     void showSelectionAnalysis(views::SelectionAnalysis what);
+    // Opens the Graph Viewer on `op` of program `programId` (empty: any program holding it).
+    void showGraph(const QString &op, const QString &programId);
     // Shows the dock whose object name is `dockName` and brings it to the front of its tabs.
     void raiseDock(const QString &dockName);
     // Shows [start, end) and outlines `refs` (e.g. one collective on every rank).
@@ -127,6 +130,7 @@ private:
     std::shared_ptr<core::analysis::distributed::RunSummaryMemo> m_runMemo;
     // The rank of a merged run every panel's PyTorch page shows (one pick for all of them).
     views::PyTorchRankChoice *m_pytorchRank = nullptr;
+    views::GraphViewerPanel *m_graph = nullptr;
 };
 
 } // namespace tracedesk::app

@@ -201,6 +201,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_analysis, &AnalysisDocks::ranksRequested, this, &MainWindow::reopenWithRanks);
     connect(m_details, &views::DetailsPane::analysisRequested, m_analysis,
             &AnalysisDocks::showSelectionAnalysis);
+    connect(m_details, &views::DetailsPane::graphRequested, m_analysis, &AnalysisDocks::showGraph);
     m_compare = new CompareController(this, m_central);
     connect(m_compare, &CompareController::failed, this, &MainWindow::showError);
     m_dropOverlay = new views::DropChoiceOverlay(this);

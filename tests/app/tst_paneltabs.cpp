@@ -7,6 +7,8 @@
 #include "app/gui/analysisdocks.h"
 #include "app/gui/mainwindow.h"
 #include "core/analysis/hlostats.h"
+#include "views/panels/graphviewer/graphviewerpanel.h"
+#include "views/panels/graphviewer/hlographview.h"
 #include "views/panels/hlostats/hlostatsmodel.h"
 #include "views/panels/hlostats/hlostatspanel.h"
 #include "views/panels/roofline/rooflinepanel.h"
@@ -175,6 +177,19 @@ private slots:
                      .data()
                      .toString(),
                  op);
+
+        // "Show in Graph Viewer" (HLO Op Stats, Op Profile, Details) opens the graph of the op.
+        auto *graph = qobject_cast<views::GraphViewerPanel *>(
+            window.analysisDocks()->panel(QStringLiteral("GraphViewerDock")));
+        QVERIFY(graph);
+        window.analysisDocks()->showGraph(op, QString::fromStdString(stats->rows[2].programId));
+        QTRY_VERIFY_WITH_TIMEOUT(graph->isVisible() && !graph->visibleRegion().isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->result().graph.nodes.empty()
+                                     || !graph->result().error.isEmpty(),
+                                 60000);
+        QVERIFY2(graph->result().error.isEmpty(), qPrintable(graph->statusText()));
+        QCOMPARE(QString::fromStdString(graph->result().graph.nodes.front().name), op);
+        QVERIFY(graph->graphView()->nodeCount() > 0);
     }
 
 private:

@@ -9,6 +9,8 @@
 #include "views/timeline/detailspane.h"
 #include "views/timeline/timelinestate.h"
 
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace tracedesk;
@@ -60,6 +62,28 @@ private slots:
         QVERIFY2(text.contains("HLO %copy-done = f32[5,1024,1024,256]"), qPrintable(text));
         QVERIFY2(text.contains("memory_access_breakdown write HBM 5.0 GiB"), qPrintable(text));
         QVERIFY(!text.contains("bytes>"));
+
+        // An XLA op has a graph: the button names its op and the program the event records.
+        auto *graph = details.findChild<QPushButton *>(QStringLiteral("ShowInGraphViewer"));
+        QVERIFY(graph);
+        QVERIFY(graph->isVisibleTo(&details));
+        QSignalSpy requested(&details, &views::DetailsPane::graphRequested);
+        graph->click();
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.front().at(0).toString(), QStringLiteral("copy-done"));
+        const QString program = requested.front().at(1).toString();
+        QVERIFY2(text.contains(QStringLiteral("program_id ") + program), qPrintable(text));
+
+        // A host event is no XLA op: no graph.
+        for (uint32_t t = 0; t < trace->tracks.size(); ++t) {
+            const core::Track &track = trace->tracks[t];
+            if (trace->planes[track.plane].kind == core::PlaneKind::Device || track.rows.empty()
+                || track.rows[0].size() == 0)
+                continue;
+            state.selectSlice(core::SliceRef{t, 0, 0});
+            QVERIFY(!graph->isVisibleTo(&details));
+            break;
+        }
     }
 };
 

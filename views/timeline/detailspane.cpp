@@ -1,6 +1,7 @@
 #include "views/timeline/detailspane.h"
 
 #include "core/analysis/memoryaccess.h"
+#include "core/analysis/opnames.h"
 #include "core/model/kindlabel.h"
 
 #include "views/common/namecolumn.h"
@@ -99,6 +100,11 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     m_nameFlame = request(new QPushButton, SelectionAnalysis::NameFlameGraph);
     m_nameFlame->setObjectName(QStringLiteral("NameFlameGraph"));
     sliceButtons->addWidget(m_nameFlame, 0, Qt::AlignLeft);
+    m_graph = new QPushButton(tr("Show in Graph Viewer"));
+    m_graph->setObjectName(QStringLiteral("ShowInGraphViewer"));
+    connect(m_graph, &QPushButton::clicked, this,
+            [this] { emit graphRequested(m_graphOp, m_graphProgram); });
+    sliceButtons->addWidget(m_graph, 0, Qt::AlignLeft);
     sliceLayout->addLayout(sliceButtons);
     m_pages->addWidget(slicePage);
 
@@ -299,6 +305,19 @@ void DetailsPane::showSlice(core::SliceRef s)
                              .arg(fontMetrics().elidedText(toQString(label),
                                                            Qt::ElideMiddle, 120)));
     m_nameFlame->setToolTip(tr("Flame graph of every %1").arg(toQString(label)));
+    // An XLA op (a TPU op line's event, or a GPU kernel naming its HLO op) has a graph.
+    const int64_t program = trace.side(s, core::SideColumn::ProgramId);
+    const int64_t hloOp = trace.side(s, core::SideColumn::HloOp);
+    m_graphOp.clear();
+    m_graphProgram.clear();
+    if (hloOp != core::kNoValue)
+        m_graphOp = toQString(core::analysis::innermostHloOp(trace.string(core::StringId(hloOp))));
+    else if (program != core::kNoValue && plane.kind == core::PlaneKind::Device)
+        m_graphOp = toQString(label);
+    if (!m_graphOp.isEmpty() && program != core::kNoValue)
+        m_graphProgram = QString::number(uint64_t(program));
+    m_graph->setVisible(!m_graphOp.isEmpty());
+    m_graph->setToolTip(tr("The HLO graph around %1").arg(m_graphOp));
     m_pages->setCurrentIndex(1);
 }
 

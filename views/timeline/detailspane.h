@@ -61,6 +61,8 @@ public slots:
 signals:
     void summaryReady();
     void analysisRequested(tracedesk::views::SelectionAnalysis what);
+    // "Show in Graph Viewer" on an XLA op's slice: its HLO op and program (empty if unknown).
+    void graphRequested(const QString &op, const QString &programId);
 
 private:
     void showSlice(core::SliceRef slice);
@@ -73,6 +75,9 @@ private:
     QLabel *m_empty = nullptr;
     QTextEdit *m_slice = nullptr;
     QPushButton *m_nameFlame = nullptr;
+    QPushButton *m_graph = nullptr;
+    QString m_graphOp;
+    QString m_graphProgram;
     QLabel *m_areaLabel = nullptr;
     QTableView *m_table = nullptr;
     SummaryTableModel *m_model = nullptr;

@@ -19,6 +19,8 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace tracedesk::views {
 
 using namespace core::analysis;
@@ -124,7 +126,7 @@ void GraphViewerPanel::listOps(std::vector<std::pair<QString, QString>> ops)
         m_op->addItem(name, program);
     m_op->blockSignals(false);
     if (!m_pendingOp.isEmpty()) {
-        showOp(m_pendingOp, m_pendingProgram);
+        showOp(std::exchange(m_pendingOp, QString()), std::exchange(m_pendingProgram, QString()));
         return;
     }
     if (ops.empty()) {

@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -109,6 +110,18 @@ OpProfilePanel::OpProfilePanel(QWidget *parent) : QWidget(parent)
         const QString name = index.data(OpProfileModel::kOpNameRole).toString();
         if (!name.isEmpty())
             emit opActivated(name);
+    });
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](QPoint at) {
+        const QString name =
+            m_tree->indexAt(at).data(OpProfileModel::kOpNameRole).toString();
+        if (name.isEmpty())
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Show on the timeline"), this, [&] { emit opActivated(name); });
+        menu.addAction(tr("Show in Graph Viewer"), this,
+                       [&] { emit graphRequested(name, QString()); });
+        menu.exec(m_tree->viewport()->mapToGlobal(at));
     });
 }
 

@@ -52,6 +52,8 @@ public:
 
 signals:
     void opActivated(const QString &name);
+    // An op row's "Show in Graph Viewer" (its context menu); any program holding the op.
+    void graphRequested(const QString &name, const QString &programId);
     void computed();
 
 private:

@@ -96,8 +96,10 @@ bool hasGpuActivityRoles(const Trace &trace)
     if (isPyTorchTrace(trace))
         return true;
     for (const EventKind &k : trace.kinds) {
+        // A capture of CUDA / HIP runtime calls is a GPU capture even when it recorded no GPU
+        // activity (an Nsight export without a kernel table).
         if (k.role == SliceRole::Kernel || k.role == SliceRole::Memcpy
-            || k.role == SliceRole::Memset)
+            || k.role == SliceRole::Memset || k.role == SliceRole::Runtime)
             return true;
     }
     return false;

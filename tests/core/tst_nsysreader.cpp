@@ -472,6 +472,27 @@ private slots:
         QCOMPARE(o.value("device_type").toString(), QStringLiteral("GPU"));
     }
 
+    // The export without a kernel table is still a GPU capture (it lists its GPU): the GPU
+    // overview, not XProf's "0 hosts, CPU"; one step over its runtime calls, all of them
+    // runtime time as no GPU work was recorded.
+    void overviewWithoutKernels()
+    {
+        const QString path = testsupport::nsysFixtureDir() + "haroonsyed-SGEMM__report1.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        const auto run = clitest::runCli({"overview", "--json", "--no-cache", path});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value("device_type").toString(), QStringLiteral("GPU"));
+        QCOMPARE(o.value("step_count").toInt(), 1);
+        const QJsonObject step = o.value("steps").toArray().at(0).toObject();
+        RawDb db(path.toStdString());
+        QVERIFY(db.scalar("SELECT count(*) FROM TARGET_INFO_GPU") > 0);
+        const int64_t first = db.scalar("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+        const int64_t last = db.scalar("SELECT max(\"end\") FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+        QVERIFY(qAbs(step.value("step_time_ms").toDouble() - double(last - first) / 1e6) < 1e-6);
+        QCOMPARE(step.value("kernel_ms").toDouble(), 0.0);
+    }
+
     // Two captures of one job compared at kernel level: each kernel name's total in A and B is
     // the sum of end - start in that export, and its delta their difference.
     void compareTwoExports()

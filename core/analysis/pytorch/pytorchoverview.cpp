@@ -1,5 +1,6 @@
 #include "core/analysis/pytorch/pytorchoverview.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/kernels/kernelclasses.h"
 #include "core/analysis/pytorch/intervals.h"
 
@@ -556,7 +557,11 @@ PyTorchOverview computePyTorchOverview(const Trace &trace, const OperatorTree &t
     out.hasGpuColumns = ranges.hasGpuColumns;
     out.hasCommunication = !ranges.lists[size_t(BreakdownCategory::Communication)].empty();
     // Kernel, Memcpy, Memset and the communication kernels are all index activities.
-    out.deviceType = index.activities.empty() ? PyTorchDeviceType::Cpu : PyTorchDeviceType::Gpu;
+    // The plugin's rule for PyTorch; another profiler's capture that lists its GPUs was taken
+    // on them even when it recorded no GPU activity (an Nsight export without a kernel table).
+    const bool listsGpus = !isPyTorchTrace(trace) && !trace.info.run.devices.empty();
+    out.deviceType = index.activities.empty() && !listsGpus ? PyTorchDeviceType::Cpu
+                                                            : PyTorchDeviceType::Gpu;
     out.usesDataParallel = ranges.usesDp;
     out.usesDistributedDataParallel = ranges.usesDdp;
     out.allStart = steps.allStart();

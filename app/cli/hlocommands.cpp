@@ -6,6 +6,7 @@
 #include "options.h"
 #include "textcells.h"
 
+#include "core/analysis/hlosourcelines.h"
 #include "core/analysis/hlostats.h"
 #include "core/analysis/roofline.h"
 #include "core/io/traceloader.h"
@@ -20,11 +21,12 @@ namespace tracedesk::cli {
 using namespace core::analysis;
 
 const char *const kHloStatsUsage =
-    "  hlo-stats FILE [--json]\n"
+    "  hlo-stats FILE [--by-source] [--json]\n"
     "      One row per HLO op: occurrences, total/self time, FLOP rate (flops / op time),\n"
     "      bandwidth, operational intensity (flops / bytes) and bound-by (Compute at or above\n"
     "      the ridge point = peak FLOP rate / peak HBM bandwidth, else HBM). Unknown numbers\n"
-    "      are null. FILE may be XProf's hlo_stats JSON output.";
+    "      are null. FILE may be XProf's hlo_stats JSON output. --by-source: one row per Python\n"
+    "      source line (hlo_op_name holds the line), summing the ops it produced.";
 const char *const kRooflineUsage =
     "  roofline FILE [--json]\n"
     "      The device's rooflines (peak FLOP rate, HBM and on-chip bandwidths, ridge points)\n"
@@ -37,15 +39,19 @@ struct Args
 {
     std::string file;
     bool json = false;
+    bool bySource = false;
 };
 
 // Exit code when the command should stop (help or a usage error), else nullopt.
 std::optional<int> parse(int argc, char **argv, const char *command, const char *usage,
-                         Args *out)
+                         bool groups, Args *out)
 {
     ParsedArgs args;
     std::string error;
-    if (!parseArgs(argc, argv, 2, {{"help", false}, {"json", false}}, &args, &error))
+    std::vector<OptionSpec> flags{{"help", false}, {"json", false}};
+    if (groups)
+        flags.push_back({"by-source", false});
+    if (!parseArgs(argc, argv, 2, flags, &args, &error))
         return fail(std::string(command) + ": " + error, kExitUsage);
     if (args.has("help")) {
         std::printf("Usage:\n%s\n", usage);
@@ -57,6 +63,7 @@ std::optional<int> parse(int argc, char **argv, const char *command, const char 
                     kExitUsage);
     out->file = args.positional.front();
     out->json = args.has("json");
+    out->bySource = args.has("by-source");
     return std::nullopt;
 }
 
@@ -77,8 +84,11 @@ std::string cell(const std::optional<double> &v)
     return buf;
 }
 
-void printHloStats(const HloStats &s, bool json)
+void printHloStats(const HloStats &ops, const Args &a)
 {
+    const bool json = a.json;
+    const HloStats grouped = a.bySource ? groupHloStatsBySource(ops) : HloStats{};
+    const HloStats &s = a.bySource ? grouped : ops;
     if (json) {
         JsonOut j;
         j.beginObject();
@@ -133,8 +143,9 @@ void printHloStats(const HloStats &s, bool json)
                     cell(r.operationalIntensity).c_str(), r.boundBy.c_str());
 }
 
-void printRoofline(const RooflineModel &m, bool json)
+void printRoofline(const RooflineModel &m, const Args &a)
 {
+    const bool json = a.json;
     static const char *const kKinds[] = {"total", "step", "op"};
     if (json) {
         JsonOut j;
@@ -197,16 +208,16 @@ int runTool(int argc, char **argv, const char *command, const char *usage,
             bool (*isRecordedFile)(const std::string &),
             core::Result<Tool> (*readRecorded)(const std::string &),
             std::shared_ptr<const Tool> (*compute)(AnalysisCache &),
-            void (*print)(const Tool &, bool))
+            void (*print)(const Tool &, const Args &), bool groups = false)
 {
     Args a;
-    if (auto rc = parse(argc, argv, command, usage, &a))
+    if (auto rc = parse(argc, argv, command, usage, groups, &a))
         return *rc;
     if (isRecordedFile(a.file)) {
         auto recorded = readRecorded(a.file);
         if (!recorded)
             return fail(recorded.message());
-        print(recorded.value(), a.json);
+        print(recorded.value(), a);
         return kExitOk;
     }
     auto trace = core::loadTrace(a.file);
@@ -215,7 +226,7 @@ int runTool(int argc, char **argv, const char *command, const char *usage,
     AnalysisCache cache(trace.value());
     if (auto seeded = core::legacy::seedFromLegacyRun(cache); !seeded)
         return fail(seeded.message());
-    print(*compute(cache), a.json);
+    print(*compute(cache), a);
     return kExitOk;
 }
 
@@ -225,7 +236,8 @@ int runHloStats(int argc, char **argv)
 {
     return runTool<HloStats>(argc, argv, "hlo-stats", kHloStatsUsage,
                              &core::legacy::isHloStatsFileName,
-                             &core::legacy::readHloStatsJsonFile, &hloStats, &printHloStats);
+                             &core::legacy::readHloStatsJsonFile, &hloStats, &printHloStats,
+                             true);
 }
 
 int runRoofline(int argc, char **argv)

@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"op-stats", runOpStats, &kOpStatsUsage},
     {"hlo-stats", runHloStats, &kHloStatsUsage},
     {"roofline", runRoofline, &kRooflineUsage},
+    {"hlo-graph", runHloGraph, &kHloGraphUsage},
     {"kernel-stats", runKernelStats, &kKernelStatsUsage},
     {"memory-profile", runMemoryProfile, &kMemoryProfileUsage},
     {"memory-viewer", runMemoryViewer, &kMemoryViewerUsage},

@@ -8,8 +8,12 @@
 #include "core/analysis/hlostats.h"
 #include "core/graph/graphvizlayout.h"
 #include "core/io/traceloader.h"
+#include "support/clirun.h"
 #include "support/kinetofixtures.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <algorithm>
@@ -89,6 +93,7 @@ class TestHloGraph : public QObject
 private slots:
     void neighbourhoodMatchesTheModule();
     void errorsSayWhatIsMissing();
+    void cliWritesTheGraph();
 };
 
 void TestHloGraph::neighbourhoodMatchesTheModule()
@@ -206,6 +211,48 @@ void TestHloGraph::errorsSayWhatIsMissing()
     QVERIFY(QString::fromStdString(program.message()).contains("12345"));
     // A broken DOT text is an error, not a crash.
     QVERIFY(!graph::layoutDot("digraph { a -> "));
+}
+
+void TestHloGraph::cliWritesTheGraph()
+{
+    TRACEDESK_REQUIRE_FIXTURE(kGemm);
+    auto trace = loadTrace(kGemm.toStdString());
+    QVERIFY(trace);
+    AnalysisCache cache(trace.value());
+    const HloStatsRow top = hloStats(cache)->rows.front();
+    const auto *module = traceHloModules(cache)->index->byProgramId(std::stoull(top.programId));
+    QVERIFY(module);
+    xla::HloProto raw;
+    QVERIFY(raw.ParseFromString(module->entry.bytes));
+    const Expected e = walk(raw.hlo_module(), top.hloOpName, 1);
+
+    const QString op = QString::fromStdString(top.hloOpName);
+    const QString program = QString::fromStdString(top.programId);
+    auto run = clitest::runCli({"hlo-graph", kGemm, "--op", op, "--program", program, "--depth",
+                                "1", "--format", "json"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+    std::set<std::string> names;
+    for (const QJsonValue &v : o.value("nodes").toArray())
+        names.insert(v.toObject().value("name").toString().toStdString());
+    QCOMPARE(names, e.names);
+    QCOMPARE(size_t(o.value("edges").toArray().size()), e.edges);
+    QVERIFY(o.value("module").toString().endsWith("(" + program + ")"));
+
+    run = clitest::runCli({"hlo-graph", kGemm, "--op", op, "--program", program, "--format",
+                           "svg"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(run.out.contains("<svg"));
+    run = clitest::runCli({"hlo-graph", kGemm, "--op", op, "--program", program});
+    QVERIFY(run.out.startsWith("digraph"));
+
+    // Bad requests say what is wrong and fail.
+    run = clitest::runCli({"hlo-graph", kGemm, "--op", op, "--format", "png"});
+    QVERIFY(run.exitCode != 0);
+    QVERIFY(run.err.contains("--format"));
+    run = clitest::runCli({"hlo-graph", kGemm, "--op", "no-such-op.3"});
+    QVERIFY(run.exitCode != 0);
+    QVERIFY(run.err.contains("no-such-op.3"));
 }
 
 QTEST_MAIN(TestHloGraph)

@@ -6,9 +6,13 @@
 #include "core/analysis/roofline.h"
 #include "core/io/traceloader.h"
 #include "core/legacy/legacyhlotools.h"
+#include "support/clirun.h"
 #include "support/kinetofixtures.h"
 #include "xplane.pb.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -227,6 +231,18 @@ void TestHloStats::tpuOpsMatchRawEvents()
             QVERIFY(close(*r.gflopsPerSecond, e.flops / (double(e.time) / 1000.0)));
     }
     QVERIFY(std::abs(lines.rows.back().cumulativeSelfTimePercent - 100.0) < 1e-6);
+
+    // The CLI's --by-source rows are the same lines.
+    const auto run = clitest::runCli({"hlo-stats", "--by-source", "--json", kTpu});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonArray rows = QJsonDocument::fromJson(run.out).object().value("rows").toArray();
+    QCOMPARE(rows.size(), qsizetype(byLine.size()));
+    for (const QJsonValue &v : rows) {
+        const QJsonObject o = v.toObject();
+        const auto it = byLine.find(o.value("hlo_op_name").toString().toStdString());
+        QVERIFY(it != byLine.end());
+        QCOMPARE(o.value("occurrences").toInteger(), it->second.count);
+    }
 }
 
 void TestHloStats::rooflineOnTpu()

@@ -193,10 +193,10 @@ void GraphViewerPanel::recompute()
         for (const HloStatsRow &r : stats->rows)
             total += r.totalSelfTimeUs;
         // Op names repeat across programs (every jitted function has its `custom-call.1`):
-        // only the drawn program's ops colour the graph.
-        const std::string drawn = program != 0 ? std::to_string(program) : std::string();
+        // only the drawn module's ops colour the graph (its name ends in "(<program id>)").
+        const std::string &module = out.graph.module;
         for (const HloStatsRow &r : stats->rows) {
-            if (total > 0 && (drawn.empty() || r.programId == drawn))
+            if (total > 0 && module.ends_with("(" + r.programId + ")"))
                 out.timeShare[r.hloOpName] += r.totalSelfTimeUs / total;
         }
         out.dot = hloGraphDot(out.graph, out.timeShare);

@@ -98,9 +98,9 @@ void DocumentReader::readProcess(object process, int64_t index)
             }
             if (!line.empty()) {
                 run.properties.emplace_back("command", line);
-                std::string_view first = line.substr(0, line.find(' '));
-                m_importer.nameProcess(
-                    m_pid, std::filesystem::path(std::string(first)).filename().string());
+                const std::string first = line.substr(0, line.find(' '));
+                m_importer.nameProcess(m_pid,
+                                       std::filesystem::path(first).filename().string());
             }
         }
         object node;

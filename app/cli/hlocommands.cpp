@@ -119,7 +119,7 @@ void printHloStats(const HloStats &ops, const Args &a)
             optionalValue(j, "operational_intensity", r.operationalIntensity);
             j.value("bound_by", r.boundBy).value("rematerialization", r.rematerialization);
             j.value("outside_compilation", r.outsideCompilation).value("autotuned", r.autotuned);
-            j.value("source_info", r.sourceInfo);
+            j.value("source_info", r.sourceInfo).value("cost_estimated", r.costEstimated);
             j.endObject();
         }
         j.endArray();

@@ -2,7 +2,12 @@
 
 #include "core/analysis/hlostats.h"
 
+#include "core/analysis/hlocost.h"
+#include "core/analysis/hlograph.h"
+
 #include <algorithm>
+#include <map>
+#include <memory>
 
 namespace tracedesk::core::analysis {
 
@@ -36,7 +41,8 @@ std::string boundByRidge(std::optional<double> intensity, double ridgePoint)
     return *intensity >= ridgePoint ? "Compute" : "HBM";
 }
 
-HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
+HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
+                       const hlo::HloModuleIndex *hlo)
 {
     HloStats out;
     out.source = "profile";
@@ -56,8 +62,33 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
     std::stable_sort(ops.begin(), ops.end(), [](const OpMetrics *a, const OpMetrics *b) {
         return a->selfTimePs > b->selfTimePs;
     });
+    // Without any cost in the profile, the compiled HLO gives an estimate (hlocost.h).
+    std::vector<HloCost> estimates;
+    if (!anyCost && hlo && !hlo->modules().empty()) {
+        std::map<uint64_t, std::unique_ptr<HloCostModel>> models;
+        estimates.resize(ops.size());
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const OpMetrics &m = *ops[i];
+            const uint64_t program = uint64_t(m.hloModuleId);
+            const xla::HloInstructionProto *inst = hlo->instruction(program, m.name);
+            const hlo::HloModuleIndex::Module *module = hlo->byProgramId(program);
+            if (!inst || !module)
+                continue;
+            auto &model = models[program];
+            if (!model)
+                model = std::make_unique<HloCostModel>(module->proto.hlo_module());
+            const HloCost c = model->cost(*inst);
+            estimates[i] = {c.flops * double(m.occurrences), c.bytes * double(m.occurrences)};
+            anyCost = anyCost || c.flops > 0 || c.bytes > 0;
+        }
+        if (!anyCost)
+            estimates.clear();
+    }
     double cumulative = 0;
-    for (const OpMetrics *m : ops) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const OpMetrics *m = ops[i];
+        const double flops = estimates.empty() ? m->flops : estimates[i].flops;
+        const double bytes = estimates.empty() ? m->bytesAccessed : estimates[i].bytes;
         HloStatsRow r;
         r.rank = int(out.rows.size()) + 1;
         // XProf prints the 64-bit fingerprint unsigned.
@@ -82,16 +113,18 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
         // that truly have none (copies, DMAs), as XProf shows them.
         if (anyCost) {
             const double ns = double(m->timePs) / 1000.0;
-            r.flops = m->flops;
-            r.bytesAccessed = m->bytesAccessed;
+            r.flops = flops;
+            r.bytesAccessed = bytes;
+            r.costEstimated = !estimates.empty();
             if (ns > 0) {
-                r.gflopsPerSecond = m->flops / ns;
-                r.modelGflopsPerSecond = m->modelFlops / ns;
-                r.memoryBwGibPerSecond = m->bytesAccessed / ns * 1e9 / kGiB;
+                r.gflopsPerSecond = flops / ns;
+                if (estimates.empty())
+                    r.modelGflopsPerSecond = m->modelFlops / ns;
+                r.memoryBwGibPerSecond = bytes / ns * 1e9 / kGiB;
                 r.hbmBwGibPerSecond = r.memoryBwGibPerSecond;
             }
-            if (m->bytesAccessed > 0)
-                r.operationalIntensity = m->flops / m->bytesAccessed;
+            if (bytes > 0)
+                r.operationalIntensity = flops / bytes;
         }
         r.boundBy = boundByRidge(r.operationalIntensity, out.ridgePoint);
         r.rematerialization = isRematerialized(m->name) ? "Yes" : "No";
@@ -101,6 +134,10 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env)
     if (!anyCost)
         out.note = "the profile records no FLOPs or bytes accessed for its ops: rates and "
                    "bound-by are unknown";
+    else if (!estimates.empty())
+        out.note = "FLOPs and bytes estimated from the compiled HLO (the profile records none): "
+                   "dots and convolutions from their shapes, elementwise ops one FLOP per "
+                   "element";
     else if (out.ridgePoint <= 0)
         out.note = "the device's peak FLOP rate or HBM bandwidth is unknown: bound-by is unknown";
     return out;
@@ -110,7 +147,7 @@ std::shared_ptr<const HloStats> hloStats(AnalysisCache &cache)
 {
     return cache.get<HloStats>([](AnalysisCache &c) {
         const auto stats = opStats(c);
-        return buildHloStats(stats->device, stats->perfEnv);
+        return buildHloStats(stats->device, stats->perfEnv, traceHloModules(c)->index.get());
     });
 }
 

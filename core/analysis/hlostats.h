@@ -11,6 +11,8 @@
 // - memory GiB/s = bytes accessed / time (ns) * 1e9 / 2^30, all bytes counted as HBM (the
 //   profile's per-op total has no memory-space breakdown);
 // - operational intensity = flops / bytes accessed;
+// - a profile with no FLOPs or bytes at all (GPU captures) gets them estimated from its compiled
+//   HLO when it embeds it (hlocost.h), and says so;
 // - bound by: "Compute" when the intensity reaches the ridge point (peak FLOP rate / peak HBM
 //   bandwidth), "HBM" below it, "Unknown" when the op has no FLOPs and no bytes or the device
 //   peaks are unknown.
@@ -20,6 +22,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/opmetrics.h"
+#include "core/hlo/hlomodules.h"
 
 #include <optional>
 #include <string>
@@ -56,6 +59,7 @@ struct HloStatsRow
     std::string outsideCompilation;
     std::string autotuned;
     std::string sourceInfo;
+    bool costEstimated = false;      // FLOPs and bytes from the compiled HLO (hlocost.h)
 };
 
 struct HloStats
@@ -68,8 +72,10 @@ struct HloStats
     std::string note;                    // why numbers are missing, if they are
 };
 
-// Rows from a device op metrics DB and the device's peaks.
-HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env);
+// Rows from a device op metrics DB and the device's peaks. When no op has a cost and `hlo` has
+// the ops' modules, FLOPs and bytes are estimated from the HLO (rows say costEstimated).
+HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
+                       const hlo::HloModuleIndex *hlo = nullptr);
 // "Compute", "HBM" or "Unknown" for one intensity against the ridge point.
 std::string boundByRidge(std::optional<double> intensity, double ridgePoint);
 // Whole-trace result through the cache (a legacy tool file may have seeded it).

@@ -2,6 +2,8 @@
 
 #include "core/analysis/roofline.h"
 
+#include "core/analysis/hlograph.h"
+
 #include "core/analysis/hlostats.h"
 #include "core/analysis/steps.h"
 
@@ -62,7 +64,8 @@ RooflinePoint aggregate(const OpMetricsDb &db, RooflinePoint::Kind kind, const s
 } // namespace
 
 RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
-                            const std::vector<RooflineStep> &steps, const RooflineOptions &options)
+                            const std::vector<RooflineStep> &steps, const RooflineOptions &options,
+                            const hlo::HloModuleIndex *hlo)
 {
     RooflineModel out;
     out.source = "profile";
@@ -83,15 +86,27 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
     for (const OpMetrics &m : stats.device.metrics)
         anyCost = anyCost || m.flops > 0 || m.bytesAccessed > 0;
 
+    const HloStats table = buildHloStats(stats.device, env, hlo);
+    const bool estimated = !table.rows.empty() && table.rows.front().costEstimated;
     out.points.push_back(aggregate(stats.device, RooflinePoint::Kind::Total, "Total", ridge,
                                    anyCost));
+    if (estimated) {   // the whole profile from the ops' estimates; steps have none
+        double flops = 0, bytes = 0;
+        for (const HloStatsRow &r : table.rows) {
+            flops += r.flops.value_or(0);
+            bytes += r.bytesAccessed.value_or(0);
+        }
+        TimePs self = 0;
+        for (const OpMetrics &m : stats.device.metrics)
+            self += m.isIdle() ? 0 : m.selfTimePs;
+        setRates(out.points.back(), flops, bytes, self, ridge, true);
+    }
     const size_t stepCount = std::min(steps.size(), size_t(std::max(0, options.maxSteps)));
     for (size_t i = 0; i < stepCount; ++i) {
         const OpMetricsDb db = deviceOpMetrics(trace, steps[i].range);
         out.points.push_back(aggregate(db, RooflinePoint::Kind::Step, steps[i].name, ridge,
                                        anyCost));
     }
-    const HloStats table = buildHloStats(stats.device, env);
     const size_t opCount = std::min(table.rows.size(), size_t(std::max(0, options.topOps)));
     for (size_t i = 0; i < opCount; ++i) {
         const HloStatsRow &r = table.rows[i];
@@ -112,7 +127,10 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
         p.boundBy = r.boundBy;
         out.points.push_back(std::move(p));
     }
-    if (!anyCost)
+    if (estimated)
+        out.note = "FLOPs and bytes estimated from the compiled HLO (the profile records none): "
+                   "ops and the whole profile are placed, steps are not";
+    else if (!anyCost)
         out.note = "the profile records no FLOPs or bytes accessed: no point can be placed";
     else if (out.peakGigaFlopsPerSecond <= 0 || out.rooflines.empty())
         out.note = "the device's peak FLOP rate or bandwidth is unknown: no roofline is drawn";
@@ -126,7 +144,7 @@ std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache)
         std::vector<RooflineStep> steps;
         for (const StepInfo &s : stepDb(c)->steps)
             steps.push_back({s.name, TimeRange{s.begin, s.begin + s.duration}});
-        return buildRoofline(c.trace(), *stats, steps);
+        return buildRoofline(c.trace(), *stats, steps, {}, traceHloModules(c)->index.get());
     });
 }
 

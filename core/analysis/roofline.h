@@ -16,6 +16,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/opmetrics.h"
+#include "core/hlo/hlomodules.h"
 
 #include <optional>
 #include <string>
@@ -71,10 +72,12 @@ struct RooflineStep
     TimeRange range;
 };
 
-// `steps` are scanned in order, at most options.maxSteps of them.
+// `steps` are scanned in order, at most options.maxSteps of them. `hlo`: the profile's modules,
+// for estimated costs when the profile records none (hlostats.h).
 RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
                             const std::vector<RooflineStep> &steps,
-                            const RooflineOptions &options = {});
+                            const RooflineOptions &options = {},
+                            const hlo::HloModuleIndex *hlo = nullptr);
 std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis

@@ -31,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -289,17 +290,19 @@ void TstXlaPanels::gpuProfileWithoutCostsSaysSo()
     QTRY_COMPARE_WITH_TIMEOUT(rooflineDone.count(), 1, 60000);
     const auto hlo = core::analysis::hloStats(*cache);
     QVERIFY(!hlo->rows.empty());
-    // The JAX GPU capture records no FLOPs or bytes for its HLO ops: the panels say so in one
-    // line and invent no rate.
-    for (const auto &r : hlo->rows)
-        QVERIFY(!r.flops || *r.flops == 0);
-    QVERIFY2(stats.statusText().contains(QStringLiteral("no FLOPs")),
+    // The JAX GPU capture records no FLOPs or bytes: the panels show the estimate from its
+    // compiled HLO and say in one line, and in the headers, that it is one.
+    QVERIFY2(stats.statusText().contains(QStringLiteral("estimated from the compiled HLO")),
              qPrintable(stats.statusText()));
-    QVERIFY2(roofline.statusText().contains(QStringLiteral("no FLOPs")),
+    QCOMPARE(stats.tableView()->model()->headerData(HloStatsModel::GflopsPerSecond,
+                                                     Qt::Horizontal),
+             QVariant(QStringLiteral("GFLOP/s (est.)")));
+    QVERIFY2(roofline.statusText().contains(QStringLiteral("estimated")),
              qPrintable(roofline.statusText()));
-    QCOMPARE(roofline.chart()->pointCount(), 0);
-    for (const QString &v : column(*stats.tableView()->model(), HloStatsModel::GflopsPerSecond))
-        QVERIFY(v.isEmpty());
+    QVERIFY(roofline.chart()->pointCount() > 0);
+    const QStringList rates = column(*stats.tableView()->model(), HloStatsModel::GflopsPerSecond);
+    QVERIFY(std::any_of(rates.begin(), rates.end(),
+                        [](const QString &v) { return !v.isEmpty(); }));
     QVERIFY(HloStatsPanel::notApplicableReason(cache->trace()).isEmpty());
 }
 

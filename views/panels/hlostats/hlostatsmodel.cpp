@@ -105,6 +105,14 @@ QVariant HloStatsModel::headerData(int section, Qt::Orientation orientation, int
     }
     if (section == Op && m_bySource)
         return tr("Source line");
+    // Estimated costs say so in the header of every number made from them.
+    const bool estimated = !m_rows.empty() && m_rows.front().costEstimated;
+    if (estimated && section == GflopsPerSecond)
+        return tr("GFLOP/s (est.)");
+    if (estimated && section == HbmGibPerSecond)
+        return tr("HBM GiB/s (est.)");
+    if (estimated && section == Intensity)
+        return tr("FLOP/byte (est.)");
     if (section == Expression && m_bySource)
         return tr("HLO ops");
     static const char *const kHeaders[] = {

@@ -6,10 +6,10 @@
 
 #include "core/io/loadoptions.h"
 #include "core/io/rocprof/rocprofreader.h"
+#include "tests/fuzz/loadedtrace.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 
 using namespace tracedesk::core;
 
@@ -21,34 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     LoadOptions options;
     options.useCache = false;
     auto result = readRocpdBytes("fuzz.db", data, size, nullptr, options);
-    if (!result) {
-        // Every refusal names the input.
-        if (result.message().rfind("fuzz.db: ", 0) != 0)
-            std::abort();
-        return 0;
-    }
-    const Trace &trace = *result.value();
-    uint64_t slices = 0;
-    for (size_t t = 0; t < trace.tracks.size(); ++t) {
-        const Track &track = trace.tracks[t];
-        for (size_t r = 0; r < track.rows.size(); ++r) {
-            const Row &row = track.rows[r];
-            for (size_t i = 0; i < row.start.size(); ++i) {
-                if (row.duration[i] < 0 || uint64_t(row.kind[i]) >= trace.kinds.size()
-                    || row.start[i] > INT64_MAX - row.duration[i]
-                    || (i > 0 && row.start[i] < row.start[i - 1] + row.duration[i - 1]))
-                    std::abort();
-                trace.forEachArg(SliceRef{uint32_t(t), uint32_t(r), uint32_t(i)},
-                                 [](const ArgValue &) {});
-                ++slices;
-            }
-        }
-    }
-    if (slices != trace.sliceCount())
-        std::abort();
-    for (const Flow &f : trace.flows) {
-        if (!trace.valid(f.from) || !trace.valid(f.to))
-            std::abort();
-    }
+    fuzzsupport::checkLoaded(result, "fuzz.db");
     return 0;
 }

@@ -64,17 +64,8 @@ int runHloGraph(int argc, char **argv)
     auto graph = hloNeighbourhood(*modules->index, program, args.value("op"), options);
     if (!graph)
         return fail(args.positional.front() + ": " + graph.message());
-    std::map<std::string, double> share;
-    const auto stats = hloStats(cache);
-    double total = 0;
-    for (const HloStatsRow &r : stats->rows)
-        total += r.totalSelfTimeUs;
-    const std::string module = graph.value().module;
-    for (const HloStatsRow &r : stats->rows) {
-        // Op names repeat across programs: only the drawn module's ops count.
-        if (total > 0 && module.ends_with("(" + r.programId + ")"))
-            share[r.hloOpName] += r.totalSelfTimeUs / total;
-    }
+    const std::map<std::string, double> share =
+        hloTimeShares(*hloStats(cache), graph.value().module);
     const std::string dot = hloGraphDot(graph.value(), share);
     if (format == "dot") {
         std::fputs(dot.c_str(), stdout);

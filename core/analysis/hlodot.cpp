@@ -33,6 +33,21 @@ std::string elided(const std::string &text, size_t max)
 
 } // namespace
 
+std::map<std::string, double> hloTimeShares(const HloStats &stats, const std::string &module)
+{
+    double total = 0;
+    for (const HloStatsRow &r : stats.rows)
+        total += r.totalSelfTimeUs;
+    std::map<std::string, double> out;
+    if (total <= 0)
+        return out;
+    for (const HloStatsRow &r : stats.rows) {
+        if (module.ends_with("(" + r.programId + ")"))
+            out[r.hloOpName] += r.totalSelfTimeUs / total;
+    }
+    return out;
+}
+
 std::string hloShareColour(double share)
 {
     // Square root: a few percent of the time is already visible.

@@ -7,6 +7,7 @@
 // Pure function; any thread.
 
 #include "core/analysis/hlograph.h"
+#include "core/analysis/hlostats.h"
 
 #include <map>
 #include <string>
@@ -15,6 +16,10 @@ namespace tracedesk::core::analysis {
 
 // `timeShare`: op name -> share of the device's op self time, 0..1 (missing: no time).
 std::string hloGraphDot(const HloGraph &graph, const std::map<std::string, double> &timeShare);
+// Each op of `module` (a displayName, "<name>(<program id>)") -> its share of all ops' self time
+// in `stats`. Op names repeat across programs (every jitted function has its `custom-call.1`),
+// so only that module's rows count.
+std::map<std::string, double> hloTimeShares(const HloStats &stats, const std::string &module);
 // "#rrggbb" of a node with that share: white at 0, red at 1.
 std::string hloShareColour(double share);
 

@@ -34,6 +34,13 @@ bool isOutsideCompilation(const std::string &frameworkOp)
 
 } // namespace
 
+bool hasOpCosts(const OpMetricsDb &db)
+{
+    return std::any_of(db.metrics.begin(), db.metrics.end(), [](const OpMetrics &m) {
+        return !m.isIdle() && (m.flops > 0 || m.bytesAccessed > 0);
+    });
+}
+
 std::string boundByRidge(std::optional<double> intensity, double ridgePoint)
 {
     if (!intensity || ridgePoint <= 0)
@@ -51,13 +58,12 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
     out.ridgePoint = env.ridgePoint;
     std::vector<const OpMetrics *> ops;
     TimePs selfSum = 0;
-    bool anyCost = false;
+    bool anyCost = hasOpCosts(device);
     for (const OpMetrics &m : device.metrics) {
         if (m.isIdle())
             continue;
         ops.push_back(&m);
         selfSum += m.selfTimePs;
-        anyCost = anyCost || m.flops > 0 || m.bytesAccessed > 0;
     }
     std::stable_sort(ops.begin(), ops.end(), [](const OpMetrics *a, const OpMetrics *b) {
         return a->selfTimePs > b->selfTimePs;
@@ -147,7 +153,10 @@ std::shared_ptr<const HloStats> hloStats(AnalysisCache &cache)
 {
     return cache.get<HloStats>([](AnalysisCache &c) {
         const auto stats = opStats(c);
-        return buildHloStats(stats->device, stats->perfEnv, traceHloModules(c)->index.get());
+        // The compiled HLO is parsed only when the profile records no costs to show.
+        const auto modules = hasOpCosts(stats->device) ? nullptr : traceHloModules(c);
+        return buildHloStats(stats->device, stats->perfEnv,
+                             modules ? modules->index.get() : nullptr);
     });
 }
 

@@ -76,6 +76,8 @@ struct HloStats
 // the ops' modules, FLOPs and bytes are estimated from the HLO (rows say costEstimated).
 HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
                        const hlo::HloModuleIndex *hlo = nullptr);
+// Whether any op of `db` records FLOPs or bytes accessed (else HLO costs are estimated).
+bool hasOpCosts(const OpMetricsDb &db);
 // "Compute", "HBM" or "Unknown" for one intensity against the ridge point.
 std::string boundByRidge(std::optional<double> intensity, double ridgePoint);
 // Whole-trace result through the cache (a legacy tool file may have seeded it).

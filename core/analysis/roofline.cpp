@@ -2,7 +2,6 @@
 
 #include "core/analysis/roofline.h"
 
-#include "core/analysis/hlograph.h"
 
 #include "core/analysis/hlostats.h"
 #include "core/analysis/steps.h"
@@ -63,9 +62,8 @@ RooflinePoint aggregate(const OpMetricsDb &db, RooflinePoint::Kind kind, const s
 
 } // namespace
 
-RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
-                            const std::vector<RooflineStep> &steps, const RooflineOptions &options,
-                            const hlo::HloModuleIndex *hlo)
+RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloStats &table,
+                            const std::vector<RooflineStep> &steps, const RooflineOptions &options)
 {
     RooflineModel out;
     out.source = "profile";
@@ -82,11 +80,8 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
                                                                 : 0});
     }
     const double ridge = env.ridgePoint;
-    bool anyCost = false;
-    for (const OpMetrics &m : stats.device.metrics)
-        anyCost = anyCost || m.flops > 0 || m.bytesAccessed > 0;
+    const bool anyCost = hasOpCosts(stats.device);
 
-    const HloStats table = buildHloStats(stats.device, env, hlo);
     const bool estimated = !table.rows.empty() && table.rows.front().costEstimated;
     out.points.push_back(aggregate(stats.device, RooflinePoint::Kind::Total, "Total", ridge,
                                    anyCost));
@@ -144,7 +139,8 @@ std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache)
         std::vector<RooflineStep> steps;
         for (const StepInfo &s : stepDb(c)->steps)
             steps.push_back({s.name, TimeRange{s.begin, s.begin + s.duration}});
-        return buildRoofline(c.trace(), *stats, steps, {}, traceHloModules(c)->index.get());
+        // The ops are HLO Op Stats' rows (with their estimated costs, if any).
+        return buildRoofline(c.trace(), *stats, *hloStats(c), steps);
     });
 }
 

@@ -15,8 +15,8 @@
 // Plain value computed from an immutable trace; any thread.
 
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/hlostats.h"
 #include "core/analysis/opmetrics.h"
-#include "core/hlo/hlomodules.h"
 
 #include <optional>
 #include <string>
@@ -72,12 +72,11 @@ struct RooflineStep
     TimeRange range;
 };
 
-// `steps` are scanned in order, at most options.maxSteps of them. `hlo`: the profile's modules,
-// for estimated costs when the profile records none (hlostats.h).
-RooflineModel buildRoofline(const Trace &trace, const OpStats &stats,
+// `table`: the profile's HLO Op Stats (its op points, and the whole profile's costs when they are
+// estimated). `steps` are scanned in order, at most options.maxSteps of them.
+RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloStats &table,
                             const std::vector<RooflineStep> &steps,
-                            const RooflineOptions &options = {},
-                            const hlo::HloModuleIndex *hlo = nullptr);
+                            const RooflineOptions &options = {});
 std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis

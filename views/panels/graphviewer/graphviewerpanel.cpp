@@ -3,8 +3,8 @@
 #include "core/analysis/hlodot.h"
 #include "core/analysis/hlostats.h"
 
+#include "views/panels/common/xlatoolchoices.h"
 #include "views/panels/graphviewer/hlographview.h"
-#include "views/panels/hlostats/hlostatspanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -83,9 +83,7 @@ GraphViewerPanel::~GraphViewerPanel() = default;
 
 QString GraphViewerPanel::notApplicableReason(const core::Trace &trace)
 {
-    QString why = HloStatsPanel::notApplicableReason(trace);
-    return why.replace(tr("HLO Op Stats lists XLA (HLO) ops"),
-                       tr("The Graph Viewer draws XLA (HLO) graphs"));
+    return xlaToolReason(trace, tr("The Graph Viewer draws XLA (HLO) graphs"));
 }
 
 QString GraphViewerPanel::statusText() const
@@ -188,17 +186,7 @@ void GraphViewerPanel::recompute()
             return out;
         }
         out.graph = std::move(graph.value());
-        const auto stats = hloStats(*c);
-        double total = 0;
-        for (const HloStatsRow &r : stats->rows)
-            total += r.totalSelfTimeUs;
-        // Op names repeat across programs (every jitted function has its `custom-call.1`):
-        // only the drawn module's ops colour the graph (its name ends in "(<program id>)").
-        const std::string &module = out.graph.module;
-        for (const HloStatsRow &r : stats->rows) {
-            if (total > 0 && module.ends_with("(" + r.programId + ")"))
-                out.timeShare[r.hloOpName] += r.totalSelfTimeUs / total;
-        }
+        out.timeShare = hloTimeShares(*hloStats(*c), out.graph.module);
         out.dot = hloGraphDot(out.graph, out.timeShare);
         auto layout = core::graph::layoutDot(out.dot);
         if (!layout) {

@@ -1,11 +1,11 @@
 #include "views/panels/hlostats/hlostatspanel.h"
 
-#include "core/analysis/framework.h"
 #include "core/analysis/hlosourcelines.h"
 
 #include "views/common/namecolumn.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
+#include "views/panels/common/xlatoolchoices.h"
 #include "views/panels/hlostats/hlostatsmodel.h"
 #include "views/panels/opstats/piechartview.h"
 #include "views/panels/opstats/tablecsv.h"
@@ -42,9 +42,7 @@ HloStatsPanel::HloStatsPanel(QWidget *parent) : QWidget(parent)
     m_boundBy = new QComboBox(this);
     m_boundBy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_boundBy->setToolTip(tr("Only ops bound by this resource"));
-    m_boundBy->addItem(tr("Any bound"), QString());
-    for (const char *b : {"Compute", "HBM", "Unknown"})
-        m_boundBy->addItem(tr("Bound by %1").arg(QLatin1String(b)), QLatin1String(b));
+    addBoundByChoices(m_boundBy);
     m_bySource = new QCheckBox(tr("Group by source line"), this);
     m_bySource->setToolTip(tr("One row per Python source line, summing the ops it produced"));
     m_export = new QPushButton(tr("Export CSV..."), this);
@@ -134,11 +132,7 @@ HloStatsPanel::~HloStatsPanel() = default;
 
 QString HloStatsPanel::notApplicableReason(const core::Trace &trace)
 {
-    if (core::analysis::isPyTorchTrace(trace))
-        return tr("HLO Op Stats lists XLA (HLO) ops; a PyTorch profile has none.");
-    if (core::analysis::hasGpuActivityRoles(trace))
-        return tr("HLO Op Stats lists XLA (HLO) ops; this GPU capture has none.");
-    return {};
+    return xlaToolReason(trace, tr("HLO Op Stats lists XLA (HLO) ops"));
 }
 
 void HloStatsPanel::setAnalyses(AnalysisCachePtr cache)
@@ -169,18 +163,10 @@ bool HloStatsPanel::showsEmptyMessage() const
 void HloStatsPanel::showStats(std::shared_ptr<const HloStats> stats)
 {
     m_stats = std::move(stats);
-    // The category list is the profile's; the current choice stays when it still exists.
-    const QString chosen = m_category->currentData().toString();
     std::set<QString> categories;
     for (const HloStatsRow &r : m_stats->rows)
         categories.insert(QString::fromStdString(r.category));
-    m_category->blockSignals(true);
-    m_category->clear();
-    m_category->addItem(tr("All categories"), QString());
-    for (const QString &c : categories)
-        m_category->addItem(c, c);
-    m_category->setCurrentIndex(std::max(0, m_category->findData(chosen)));
-    m_category->blockSignals(false);
+    setCategoryChoices(m_category, categories);
     m_proxy->setCategory(m_category->currentData().toString());
     showRows();
     if (!m_pendingOp.isEmpty())

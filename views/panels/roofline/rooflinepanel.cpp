@@ -3,7 +3,7 @@
 #include "views/common/namecolumn.h"
 #include "views/panels/common/panellinks.h"
 #include "views/panels/common/rowtable.h"
-#include "views/panels/hlostats/hlostatspanel.h"
+#include "views/panels/common/xlatoolchoices.h"
 #include "views/panels/opstats/tablecsv.h"
 #include "views/panels/roofline/rooflinechart.h"
 #include "views/panels/roofline/rooflinepointsmodel.h"
@@ -33,9 +33,7 @@ RooflinePanel::RooflinePanel(QWidget *parent) : QWidget(parent)
     m_boundBy = new QComboBox(this);
     m_boundBy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_boundBy->setToolTip(tr("Only points bound by this resource"));
-    m_boundBy->addItem(tr("Any bound"), QString());
-    for (const char *b : {"Compute", "HBM", "Unknown"})
-        m_boundBy->addItem(tr("Bound by %1").arg(QLatin1String(b)), QLatin1String(b));
+    addBoundByChoices(m_boundBy);
     m_export = new QPushButton(tr("Export CSV..."), this);
     m_export->setEnabled(false);
     m_status = new QLabel(tr("No profile"), this);
@@ -86,9 +84,7 @@ RooflinePanel::~RooflinePanel() = default;
 
 QString RooflinePanel::notApplicableReason(const core::Trace &trace)
 {
-    // The roofline places the ops HLO Op Stats lists, so it applies where that does.
-    QString why = HloStatsPanel::notApplicableReason(trace);
-    return why.replace(tr("HLO Op Stats lists"), tr("The Roofline Model places"));
+    return xlaToolReason(trace, tr("The Roofline Model places XLA (HLO) ops"));
 }
 
 void RooflinePanel::setAnalyses(AnalysisCachePtr cache)
@@ -120,19 +116,12 @@ void RooflinePanel::activateOp(const QString &name)
 void RooflinePanel::showModel(std::shared_ptr<const RooflineModel> model)
 {
     m_roofline = std::move(model);
-    const QString chosen = m_category->currentData().toString();
     std::set<QString> categories;
     for (const RooflinePoint &p : m_roofline->points) {
         if (p.kind == RooflinePoint::Kind::Op)
             categories.insert(QString::fromStdString(p.category));
     }
-    m_category->blockSignals(true);
-    m_category->clear();
-    m_category->addItem(tr("All categories"), QString());
-    for (const QString &c : categories)
-        m_category->addItem(c, c);
-    m_category->setCurrentIndex(std::max(0, m_category->findData(chosen)));
-    m_category->blockSignals(false);
+    setCategoryChoices(m_category, categories);
     showPoints();
     emit computed();
 }

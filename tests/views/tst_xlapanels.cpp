@@ -26,6 +26,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -125,6 +126,7 @@ private slots:
     void gpuProfileWithoutCostsSaysSo();
     void graphViewerDrawsTheOpsNeighbourhood();
     void graphViewerWithoutHloSaysSo();
+    void pytorchTraceGetsTheReason();
 };
 
 void TstXlaPanels::hloStatsRowsFiltersAndSourceLines()
@@ -380,6 +382,38 @@ void TstXlaPanels::graphViewerWithoutHloSaysSo()
     QVERIFY2(panel.statusText().contains(QStringLiteral("no HLO modules")),
              qPrintable(panel.statusText()));
     QCOMPARE(panel.graphView()->nodeCount(), 0);
+}
+
+void TstXlaPanels::pytorchTraceGetsTheReason()
+{
+    // A PyTorch capture has no XLA ops: each tool says so at once and computes nothing.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("run.pt.trace.json"));
+    core::GeneratorOptions g;
+    g.events = 3000;
+    QVERIFY(core::parseGeneratedFormat("kineto", &g.format));
+    QVERIFY(core::generateTrace(g, path.toStdString()).ok());
+    auto cache = load(path);
+    QVERIFY(cache);
+    HloStatsPanel stats;
+    RooflinePanel roofline;
+    GraphViewerPanel graph;
+    stats.setAnalyses(cache);
+    roofline.setAnalyses(cache);
+    graph.setAnalyses(cache);
+    QVERIFY(!stats.isComputing() && !roofline.isComputing() && !graph.isComputing());
+    QVERIFY(stats.showsEmptyMessage());
+    const QString why = HloStatsPanel::notApplicableReason(cache->trace());
+    QVERIFY(why.contains(QStringLiteral("PyTorch")));
+    QCOMPARE(stats.findChild<QStackedWidget *>()->currentWidget()->property("text").toString(),
+             why);
+    QCOMPARE(roofline.chart()->pointCount(), 0);
+    QCOMPARE(roofline.findChild<QStackedWidget *>()->currentWidget()->property("text").toString(),
+             RooflinePanel::notApplicableReason(cache->trace()));
+    QCOMPARE(graph.graphView()->nodeCount(), 0);
+    QCOMPARE(graph.findChild<QStackedWidget *>()->currentWidget()->property("text").toString(),
+             GraphViewerPanel::notApplicableReason(cache->trace()));
 }
 
 QTEST_MAIN(TstXlaPanels)

@@ -105,6 +105,13 @@ void GraphViewerPanel::setAnalyses(AnalysisCachePtr cache)
         m_status->setText(tr("No profile"));
         return;
     }
+    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+        m_empty->setText(why);
+        m_stack->setCurrentWidget(m_empty);
+        m_status->setText(tr("No HLO graphs"));
+        return;
+    }
+    m_stack->setCurrentWidget(m_view);
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr c = m_cache;
     m_ops.start([c] {

@@ -145,6 +145,13 @@ void HloStatsPanel::setAnalyses(AnalysisCachePtr cache)
         m_status->setText(tr("No profile"));
         return;
     }
+    // A capture without XLA ops says why instead of computing an empty table.
+    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+        m_empty->setText(why);
+        m_stack->setCurrentWidget(m_empty);
+        m_status->setText(tr("No HLO ops"));
+        return;
+    }
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr c = m_cache;
     m_compute.start([c] { return hloStats(*c); });

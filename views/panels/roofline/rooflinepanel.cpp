@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -66,7 +67,13 @@ RooflinePanel::RooflinePanel(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_status);
-    layout->addWidget(split, 1);
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(split);
+    m_stack->addWidget(m_empty);
+    layout->addWidget(m_stack, 1);
 
     connect(m_category, &QComboBox::currentIndexChanged, this, &RooflinePanel::showPoints);
     connect(m_boundBy, &QComboBox::currentIndexChanged, this, &RooflinePanel::showPoints);
@@ -97,6 +104,14 @@ void RooflinePanel::setAnalyses(AnalysisCachePtr cache)
         m_status->setText(tr("No profile"));
         return;
     }
+    // A capture without XLA ops says why instead of computing an empty model.
+    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+        m_empty->setText(why);
+        m_stack->setCurrentWidget(m_empty);
+        m_status->setText(tr("No XLA ops"));
+        return;
+    }
+    m_stack->setCurrentIndex(0);
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr c = m_cache;
     m_compute.start([c] { return rooflineModel(*c); });

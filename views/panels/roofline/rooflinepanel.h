@@ -19,6 +19,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTableView;
 
 namespace tracedesk::views {
@@ -64,6 +65,8 @@ private:
     QComboBox *m_boundBy = nullptr;
     QPushButton *m_export = nullptr;
     QLabel *m_status = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_empty = nullptr;   // why the tool has nothing for this capture
     RooflineChart *m_chart = nullptr;
     QTableView *m_table = nullptr;
     RooflinePointsModel *m_model = nullptr;

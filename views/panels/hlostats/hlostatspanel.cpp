@@ -146,7 +146,11 @@ void HloStatsPanel::setAnalyses(AnalysisCachePtr cache)
         return;
     }
     // A capture without XLA ops says why instead of computing an empty table.
-    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+    const QString why = notApplicableReason(m_cache->trace());
+    const std::initializer_list<QWidget *> filters{m_filter, m_category, m_boundBy, m_bySource};
+    for (QWidget *w : filters)
+        w->setEnabled(why.isEmpty());
+    if (!why.isEmpty()) {
         m_empty->setText(why);
         m_stack->setCurrentWidget(m_empty);
         m_status->setText(tr("No HLO ops"));

@@ -105,7 +105,10 @@ void RooflinePanel::setAnalyses(AnalysisCachePtr cache)
         return;
     }
     // A capture without XLA ops says why instead of computing an empty model.
-    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+    const QString why = notApplicableReason(m_cache->trace());
+    m_category->setEnabled(why.isEmpty());
+    m_boundBy->setEnabled(why.isEmpty());
+    if (!why.isEmpty()) {
         m_empty->setText(why);
         m_stack->setCurrentWidget(m_empty);
         m_status->setText(tr("No XLA ops"));

@@ -1,6 +1,8 @@
+#include "benchreduce.h"
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
+#include "scratchdir.h"
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/kernelview.h"
@@ -42,7 +44,12 @@ const char *const kBenchUsage =
     "      traces) each PyTorch analysis computed from the loaded store, and SQL: GROUP BY\n"
     "      name over all slices and a 1 ms window, with RSS before / peak / after.\n"
     "      --generate writes a synthetic trace of about N events first (into a temporary\n"
-    "      folder, or into DIR with --keep).";
+    "      folder, or into DIR with --keep).\n"
+    "  bench --reduce-ranks N [--generate E] [--seed S] [--json] [--keep DIR]\n"
+    "      Measure the reduce of a distributed run: generate N PyTorch ranks of about E\n"
+    "      events each (2000), map every rank to its summary on every core, then time the\n"
+    "      reduce of the summaries as `distributed --reduce` runs it: its wall time and peak\n"
+    "      RSS (the goal for 1,024 ranks: 10 s and 1 GiB).";
 
 namespace {
 
@@ -50,40 +57,6 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-// A folder removed when the bench ends (unless kept).
-class ScratchDir
-{
-public:
-    ~ScratchDir()
-    {
-        std::error_code ec;
-        if (!m_path.empty() && !m_keep)
-            fs::remove_all(m_path, ec);
-    }
-    bool create()
-    {
-        std::error_code ec;
-        std::string pattern = (fs::temp_directory_path(ec) / "tracedesk-bench-XXXXXX").string();
-        if (ec || !::mkdtemp(pattern.data()))
-            return false;
-        m_path = pattern;
-        return true;
-    }
-    bool use(const std::string &dir)
-    {
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        m_path = dir;
-        m_keep = true;
-        return !ec && fs::is_directory(dir, ec);
-    }
-    const std::string &path() const { return m_path; }
-
-private:
-    std::string m_path;
-    bool m_keep = false;
-};
 
 // Give freed memory back to the system so RSS deltas measure the loaded trace alone.
 void releaseFreeMemory()
@@ -316,13 +289,16 @@ int runBench(int argc, char **argv)
     ParsedArgs args;
     std::string error;
     const std::vector<OptionSpec> specs = {{"generate", true}, {"format", true}, {"seed", true},
-                                           {"json", false},    {"keep", true},   {"help", false}};
+                                           {"json", false},    {"keep", true},   {"help", false},
+                                           {"reduce-ranks", true}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("bench: " + error, kExitUsage);
     if (args.has("help")) {
         std::printf("Usage:\n%s\n", kBenchUsage);
         return kExitOk;
     }
+    if (args.has("reduce-ranks"))
+        return runReduceBench(args);
     const bool generate = args.has("generate");
     if (generate == (args.positional.size() == 1) || args.positional.size() > 1)
         return fail("bench: give either one FILE or --generate N (try bench --help)", kExitUsage);

@@ -1,5 +1,6 @@
 // tracedesk-cli end to end: help, version, summary --json, generate determinism, errors, bench.
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -216,6 +217,47 @@ private slots:
                                   "frame_build_ms_in:", "search_ms:", "search query:"}) {
             QVERIFY2(text.out.contains(label), label);
         }
+    }
+
+    // The reduce bench: what it reports is checked against the files it kept.
+    void benchReduce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Run r = runCli({"bench", "--reduce-ranks", "6", "--generate", "800", "--json",
+                              "--keep", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        QVERIFY2(!o.isEmpty(), r.out.constData());
+        QCOMPARE(o.value("reduce_ranks").toInt(), 6);
+        QDir runDir(dir.filePath("run"));
+        const QFileInfoList traces = runDir.entryInfoList({"*.pt.trace.json"}, QDir::Files);
+        QCOMPARE(traces.size(), 6);
+        qint64 bytes = 0;
+        for (const QFileInfo &f : traces)
+            bytes += f.size();
+        QCOMPARE(qint64(o.value("reduce_run_bytes").toDouble()), bytes);
+        QCOMPARE(QDir(dir.filePath("summaries")).entryList({"*.tdsummary"}, QDir::Files).size(),
+                 6);
+        // Every rank launches the same collectives: the matched count is one rank's NCCL
+        // kernels, counted in its raw JSON.
+        QFile first(traces.front().filePath());
+        QVERIFY(first.open(QIODevice::ReadOnly));
+        const QJsonArray events =
+            QJsonDocument::fromJson(first.readAll()).object().value("traceEvents").toArray();
+        int nccl = 0;
+        for (const QJsonValue &e : events) {
+            const QJsonObject ev = e.toObject();
+            nccl += ev.value("cat").toString() == "kernel"
+                    && ev.value("name").toString().contains("nccl", Qt::CaseInsensitive);
+        }
+        QVERIFY(nccl > 0);
+        QCOMPARE(o.value("reduce_matched_collectives").toInt(), nccl);
+        QVERIFY(o.value("reduce_s").toDouble() >= 0);
+        QVERIFY(o.value("reduce_peak_rss_bytes").toDouble() > 0);
+
+        QCOMPARE(runCli({"bench", "--reduce-ranks", "0"}).exitCode, 2);
+        QCOMPARE(runCli({"bench", "--reduce-ranks", "2", "some.json"}).exitCode, 2);
     }
 };
 

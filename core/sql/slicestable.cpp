@@ -163,7 +163,7 @@ public:
     {
         const Trace &trace = m_ctx.trace();
         const SliceIds::RowSpan &span = currentSpan();
-        const Row &row = trace.tracks[span.track].rows[span.row];
+        const Row &row = currentRow();
         const size_t i = m_index;
         switch (column) {
         case kId:
@@ -185,8 +185,13 @@ public:
             sqlite3_result_int64(ctx, row.end(i) - m_ctx.origin());
             return;
         case kName: {
-            const std::string_view s = trace.string(trace.kinds[row.kind[i]].name);
-            resultStaticText(ctx, s.data(), s.size());
+            // Grouped scans serve a name's slices one after another: look its text up once.
+            const uint32_t kind = uint32_t(row.kind[i]);
+            if (kind != m_nameKind) {
+                m_nameKind = kind;
+                m_name = trace.string(trace.kinds[kind].name);
+            }
+            resultStaticText(ctx, m_name.data(), m_name.size());
             return;
         }
         case kCategory: {
@@ -252,6 +257,16 @@ private:
     }
 
     const SliceIds::RowSpan &currentSpan() const { return m_ctx.ids().rows()[m_span]; }
+
+    const Row &currentRow()
+    {
+        if (m_span != m_rowSpan || !m_row) {
+            const SliceIds::RowSpan &span = currentSpan();
+            m_row = &m_ctx.trace().tracks[span.track].rows[span.row];
+            m_rowSpan = m_span;
+        }
+        return *m_row;
+    }
 
     // Moves to the next row span with slices inside the bounds.
     void advanceSpan()
@@ -351,6 +366,11 @@ private:
     uint32_t m_spanEnd = 0;
     size_t m_index = 0;
     size_t m_indexEnd = 0;
+    // column()'s lookups of the current row and of the last name served.
+    const Row *m_row = nullptr;
+    uint32_t m_rowSpan = 0;
+    uint32_t m_nameKind = UINT32_MAX;
+    std::string_view m_name;
     std::unique_ptr<GroupedSliceScan> m_grouped;
     bool m_groupedDone = true;
 };

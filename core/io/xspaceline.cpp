@@ -93,8 +93,9 @@ void LineDecoder::flushFlows(uint32_t track)
     std::lock_guard lock(m_shared);
     for (const PendingFlow &p : m_flows) {
         const TrackBuilder::Placement at = m_where[p.staged];
-        m_builder.addPlacedFlowEndpoint(SliceRef{track, at.row, at.index}, p.id,
-                                        m_flowCategory[p.category], p.phase);
+        // XFlow categories are 6 bits: never past the builder's category slots.
+        (void)m_builder.addPlacedFlowEndpoint(SliceRef{track, at.row, at.index}, p.id,
+                                              m_flowCategory[p.category], p.phase);
     }
     m_flows.clear();
 }

@@ -95,12 +95,23 @@ void TraceBuilder::addFlowBetween(uint32_t fromTrack, uint32_t fromStaged, uint3
     m_directFlows.push_back({fromTrack, fromStaged, toTrack, toStaged, id, category});
 }
 
-void TraceBuilder::addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category,
+bool TraceBuilder::addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category,
                                          FlowPhase phase)
 {
+    // Readers use a handful of flow categories (XSpace: at most 64): a scan finds the slot.
+    size_t slot = 0;
+    while (slot < m_placedCategories.size() && m_placedCategories[slot] != category)
+        ++slot;
+    if (slot == m_placedCategories.size()) {
+        if (slot == kPlacedFlowCategories)
+            return false;
+        m_placedCategories.push_back(category);
+    }
     const uint64_t h = (id * 0x9E3779B97F4A7C15ull) ^ category;
-    m_buckets[(h >> 32) % kFlowBuckets].push({id, slice.track, slice.index, category,
-                                               uint16_t(slice.row), phase});
+    m_buckets[(h >> 32) % kFlowBuckets].push(
+        slice.track,
+        {id, slice.index, uint16_t(slice.row), uint16_t(uint16_t(phase) | (slot << 2))});
+    return true;
 }
 
 void TraceBuilder::finishTrack(uint32_t i)
@@ -167,9 +178,11 @@ std::shared_ptr<Trace> TraceBuilder::build(LoadControl *control)
     return std::move(m_trace);
 }
 
-void TraceBuilder::EndpointBucket::push(const PlacedEndpoint &e)
+void TraceBuilder::EndpointBucket::push(uint32_t track, const StoredEndpoint &e)
 {
-    // Chunks start small (a trace with a handful of flows costs a few KiB) and grow to 1.5 MiB.
+    if (runs.empty() || runs.back().second != track)
+        runs.emplace_back(size, track);
+    // Chunks start small (a trace with a handful of flows costs a few KiB) and grow to 1 MiB.
     constexpr size_t kFirst = 64, kLargest = size_t(1) << 16;
     if (chunks.empty() || chunks.back().size() == chunks.back().capacity()) {
         chunks.emplace_back();
@@ -179,15 +192,23 @@ void TraceBuilder::EndpointBucket::push(const PlacedEndpoint &e)
     ++size;
 }
 
-std::vector<TraceBuilder::PlacedEndpoint> TraceBuilder::EndpointBucket::take()
+std::vector<TraceBuilder::PlacedEndpoint>
+TraceBuilder::EndpointBucket::take(const std::vector<StringId> &categories)
 {
     std::vector<PlacedEndpoint> all;
     all.reserve(size);
+    size_t run = 0;
     for (auto &chunk : chunks) {
-        all.insert(all.end(), chunk.begin(), chunk.end());
-        std::vector<PlacedEndpoint>().swap(chunk);
+        for (const StoredEndpoint &e : chunk) {
+            while (run + 1 < runs.size() && runs[run + 1].first <= all.size())
+                ++run;
+            all.push_back({e.id, runs[run].second, e.index, categories[e.phaseAndCategory >> 2],
+                           e.row, FlowPhase(e.phaseAndCategory & 3)});
+        }
+        std::vector<StoredEndpoint>().swap(chunk);
     }
     chunks = {};
+    runs = {};
     size = 0;
     return all;
 }
@@ -243,7 +264,7 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
         std::vector<PlacedEndpoint> all;
         all.reserve(total);
         for (EndpointBucket &b : m_buckets) {
-            const std::vector<PlacedEndpoint> part = b.take();
+            const std::vector<PlacedEndpoint> part = b.take(m_placedCategories);
             all.insert(all.end(), part.begin(), part.end());
         }
         parts.emplace_back();
@@ -252,7 +273,7 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
     }
     std::vector<std::vector<Flow>> perBucket(kFlowBuckets);
     parallelFor(kFlowBuckets, 0, [&](unsigned, size_t b) {
-        std::vector<PlacedEndpoint> eps = m_buckets[b].take();
+        std::vector<PlacedEndpoint> eps = m_buckets[b].take(m_placedCategories);
         perBucket[b].reserve(eps.size() / 2);
         chain(eps, perBucket[b]);
         return true;

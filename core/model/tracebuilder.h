@@ -54,8 +54,11 @@ public:
 
     // A flow endpoint on a slice of a track already finished (readers that finish their own
     // tracks: XSpace lines), so the track keeps no staged-to-row placement table. Its time is
-    // the slice's start.
-    void addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category, FlowPhase phase);
+    // the slice's start. Callers serialise these calls, and place a track's endpoints together
+    // (they are stored per run of one track). False, and the endpoint dropped, past
+    // kPlacedFlowCategories distinct categories.
+    bool addPlacedFlowEndpoint(SliceRef slice, uint64_t id, StringId category, FlowPhase phase);
+    static constexpr size_t kPlacedFlowCategories = size_t(1) << 14;
 
     void finishTrack(uint32_t i);
     // Finishes track i with the placement of its staged slices written to `where` (the caller's
@@ -77,8 +80,19 @@ private:
         bool bindNext;
     };
     // An endpoint bound to its slice, waiting to be chained with the others of its
-    // (category, id): 24 bytes, as a trace of 100M events can hold 60M of them. Its time is its
-    // slice's start, read from the finished row when a group needs ordering.
+    // (category, id), as stored while the trace loads: 16 bytes, as a trace of 100M events can
+    // hold 60M of them. Its track is kept once per run of endpoints from one track, its
+    // category as a slot of m_placedCategories; its time is its slice's start, read from the
+    // finished row when a group needs ordering.
+    struct StoredEndpoint
+    {
+        uint64_t id;
+        uint32_t index;
+        uint16_t row;
+        uint16_t phaseAndCategory; // FlowPhase in the low 2 bits, the category slot above
+    };
+    static_assert(sizeof(StoredEndpoint) == 16);
+    // The same, whole, for the chaining of one bucket at a time.
     struct PlacedEndpoint
     {
         uint64_t id;
@@ -94,10 +108,12 @@ private:
     static constexpr size_t kFlowBuckets = 16;
     struct EndpointBucket
     {
-        std::vector<std::vector<PlacedEndpoint>> chunks;
+        std::vector<std::vector<StoredEndpoint>> chunks;
+        // (position of the run's first endpoint, its track), in position order.
+        std::vector<std::pair<uint64_t, uint32_t>> runs;
         size_t size = 0;
-        void push(const PlacedEndpoint &e);
-        std::vector<PlacedEndpoint> take();
+        void push(uint32_t track, const StoredEndpoint &e);
+        std::vector<PlacedEndpoint> take(const std::vector<StringId> &categories);
     };
     void resolveFlows();
     void resolveFlowsInto(std::vector<Flow> &flows);
@@ -118,6 +134,7 @@ private:
     };
     std::vector<DirectFlow> m_directFlows;
     std::array<EndpointBucket, kFlowBuckets> m_buckets;
+    std::vector<StringId> m_placedCategories; // slot -> category of placed endpoints
 };
 
 } // namespace tracedesk::core

@@ -1,4 +1,5 @@
 #include "app/gui/mainwindow.h"
+#include "app/gui/measurerun.h"
 #include "app/gui/startup.h"
 #include "core/base/version.h"
 
@@ -45,6 +46,12 @@ int main(int argc, char **argv)
     QObject::connect(&window, &tracedesk::app::MainWindow::screenshotFinished, app.get(),
                      [](bool ok) { QCoreApplication::exit(ok ? 0 : 1); });
     window.show();
+    if (!options.measurePath.isEmpty()) {
+        auto *measure = new tracedesk::app::MeasureRun(&window, options.measurePath);
+        QObject::connect(measure, &tracedesk::app::MeasureRun::finished, app.get(),
+                         [](bool ok) { QCoreApplication::exit(ok ? 0 : 1); });
+        measure->start();
+    }
     tracedesk::app::applyStartupOptions(window, options);
     // A screenshot without a path to load shows the empty window.
     if (!options.screenshotPath.isEmpty() && options.paths.isEmpty())

@@ -73,6 +73,8 @@ public:
     QTabBar *panelTabBar() const;
     // True while a panel that is on screen is still computing (e.g. a screenshot waits).
     bool visiblePanelComputing() const;
+    // Why the dock's tool does not apply to the shown profile; empty when it does.
+    QString notApplicableReason(const QDockWidget *dock) const;
 
     // What a panel's activation does, also for tests.
     void showOp(const QString &name);
@@ -120,7 +122,6 @@ private:
     // them), the rest after them, greyed, with the reason in the tab's tooltip.
     void arrangeTabs();
     void applyTabHints();
-    QString notApplicableReason(const QDockWidget *dock) const;
 
     std::vector<PanelSlot> m_panels;
     bool m_arranging = false; // arrangeTabs() is moving docks: no panel is fed meanwhile

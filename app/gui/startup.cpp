@@ -27,6 +27,14 @@ StartupOptions parseCommandLine(const QStringList &arguments)
                                     "and quit."),
         QStringLiteral("FILE"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption measureOption(
+        QStringLiteral("measure"),
+        QCoreApplication::translate("tracedesk",
+                                    "Open PATH, then measure the load, the timeline's first "
+                                    "paint and 20 zooms, every panel's time to its result and "
+                                    "the memory held; write them to FILE as JSON and quit."),
+        QStringLiteral("FILE"));
+    parser.addOption(measureOption);
     const QCommandLineOption compareOption(
         QStringLiteral("compare"),
         QCoreApplication::translate("tracedesk",
@@ -91,6 +99,7 @@ StartupOptions parseCommandLine(const QStringList &arguments)
     }
     options.paths = parser.positionalArguments();
     options.screenshotPath = parser.value(screenshotOption);
+    options.measurePath = parser.value(measureOption);
     options.comparePath = parser.value(compareOption);
     options.alignStep = parser.value(alignOption);
     options.capturePath = parser.value(captureOption);
@@ -136,6 +145,12 @@ StartupOptions parseCommandLine(const QStringList &arguments)
             "tracedesk", "--compare B needs exactly one FILE or DIR to compare it with.\n");
         return options;
     }
+    if (!options.measurePath.isEmpty()
+        && (options.paths.size() != 1 || !options.screenshotPath.isEmpty()
+            || !options.comparePath.isEmpty()))
+        return usage(QCoreApplication::translate(
+            "tracedesk", "--measure needs exactly one FILE or DIR, and no --screenshot or "
+                         "--compare."));
     if (!options.screenshotPath.isEmpty() && options.paths.size() > 1) {
         options.exitNow = true;
         options.exitCode = 2;

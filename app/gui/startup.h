@@ -17,6 +17,7 @@ struct StartupOptions
     QString comparePath;      // --compare B: compared with the first path
     QString capturePath;      // --capture: the graph capture the first path replays
     QString screenshotPath;   // grab the window there after the load, then quit
+    QString measurePath;      // measure the load, timeline and panels, write JSON, then quit
     QString alignStep;        // --align-step N: rank runs aligned at ProfilerStep#N
     QList<qint64> ranks;      // --ranks LIST: the ranks of the first path's run on the timeline
     quint64 memoryLimitBytes = 0; // --memory-limit BYTES: the memory a load may take

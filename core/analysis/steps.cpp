@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <memory>
 #include <queue>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -189,7 +191,8 @@ struct Group
     Marker device;
     Marker host;
     std::string stepName;
-    std::vector<Span> spans;
+    uint64_t spanOffset = 0; // the group's spans: [spanOffset, spanOffset + spanCount)
+    uint64_t spanCount = 0;
 };
 
 class GroupTable
@@ -219,17 +222,17 @@ private:
 };
 
 // Assigns every instant of [begin, end) to the highest-priority covering type.
-std::array<TimePs, kEventTypeCount> sweep(std::vector<Span> &spans, TimePs begin, TimePs end)
+std::array<TimePs, kEventTypeCount> sweep(std::span<Span> all, TimePs begin, TimePs end)
 {
     std::array<TimePs, kEventTypeCount> acc{};
     size_t n = 0;
-    for (Span s : spans) {
+    for (Span s : all) {
         s.start = std::max(s.start, begin);
         s.end = std::min(s.end, end);
         if (s.end > s.start)
-            spans[n++] = s;
+            all[n++] = s;
     }
-    spans.resize(n);
+    const std::span<Span> spans = all.first(n);
     std::sort(spans.begin(), spans.end(),
               [](const Span &a, const Span &b) { return a.start < b.start; });
     using Open = std::pair<TimePs, int>;
@@ -309,160 +312,200 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
         const bool hasStepName = trace.strings.find("step_name", &stepNameKey);
         const bool hasIpl = trace.strings.find("_ipl_stage_name", &iplKey);
 
-        // Device planes: markers and events, kept per plane only for groups with a marker there.
+        // The events of every step are collected twice: once to count each group's spans, once
+        // into one array sized exactly, so a 100M-event trace's spans take no growth slack and
+        // no allocation per group. Everything else the walk records is the same both times.
+        std::unique_ptr<Span[]> spans; // filled by the second walk: not zeroed first
         std::unordered_set<int64_t> deviceGroups;
-        for (uint32_t pi = 0; pi < trace.planes.size(); ++pi) {
-            checkCancelled();
-            const Plane &p = trace.planes[pi];
-            const std::string_view pname = trace.string(p.name);
-            if (p.kind != PlaneKind::Device || pname.starts_with("/device:TPU")
-                || pname.starts_with("/device:CUSTOM"))
-                continue;
-            std::unordered_map<int64_t, Marker> markers;
-            // Grouped here: the Steps line XProf derives after grouping (eventgrouping.h).
-            for (const StepGroups::DeviceStep &d : groups.deviceSteps) {
-                if (d.plane == pi)
-                    markers[d.group].offer(d.begin, d.duration, groups.names[size_t(d.group)]);
-            }
-            const std::vector<uint32_t> none;
-            for (uint32_t ti : groups.fromFile ? p.tracks : none) {
-                const Track &t = trace.tracks[ti];
-                if (!isStepsLine(trace, t))
+        auto collect = [&](auto &&emit) {
+            // Device planes: markers and events, kept per plane only for groups with a marker there.
+            for (uint32_t pi = 0; pi < trace.planes.size(); ++pi) {
+                checkCancelled();
+                const Plane &p = trace.planes[pi];
+                const std::string_view pname = trace.string(p.name);
+                if (p.kind != PlaneKind::Device || pname.starts_with("/device:TPU")
+                    || pname.starts_with("/device:CUSTOM"))
                     continue;
-                for (uint32_t r = 0; r < t.rows.size(); ++r) {
-                    const Row &row = t.rows[r];
-                    RowGroups group(trace, groups, ti, r);
-                    for (size_t i = 0; i < row.size(); ++i) {
-                        const int64_t g = group(i);
-                        if (g >= 0)
-                            markers[g].offer(row.start[i], row.duration[i],
-                                             trace.string(trace.kinds[row.kind[i]].name));
+                std::unordered_map<int64_t, Marker> markers;
+                // Grouped here: the Steps line XProf derives after grouping (eventgrouping.h).
+                for (const StepGroups::DeviceStep &d : groups.deviceSteps) {
+                    if (d.plane == pi)
+                        markers[d.group].offer(d.begin, d.duration, groups.names[size_t(d.group)]);
+                }
+                const std::vector<uint32_t> none;
+                for (uint32_t ti : groups.fromFile ? p.tracks : none) {
+                    const Track &t = trace.tracks[ti];
+                    if (!isStepsLine(trace, t))
+                        continue;
+                    for (uint32_t r = 0; r < t.rows.size(); ++r) {
+                        const Row &row = t.rows[r];
+                        RowGroups group(trace, groups, ti, r);
+                        for (size_t i = 0; i < row.size(); ++i) {
+                            const int64_t g = group(i);
+                            if (g >= 0)
+                                markers[g].offer(row.start[i], row.duration[i],
+                                                 trace.string(trace.kinds[row.kind[i]].name));
+                        }
                     }
                 }
-            }
-            if (markers.empty())
-                continue;
-            std::unordered_set<int64_t> used;
-            for (uint32_t ti : p.tracks) {
-                const Track &t = trace.tracks[ti];
-                if (isDerivedLineId(t.sourceId) || isDerivedLineName(trace.string(t.name)))
+                if (markers.empty())
                     continue;
+                std::unordered_set<int64_t> used;
+                for (uint32_t ti : p.tracks) {
+                    const Track &t = trace.tracks[ti];
+                    if (isDerivedLineId(t.sourceId) || isDerivedLineName(trace.string(t.name)))
+                        continue;
+                    for (uint32_t r = 0; r < t.rows.size(); ++r) {
+                        const Row &row = t.rows[r];
+                        RowGroups group(trace, groups, ti, r);
+                        const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
+                        // Events come in time order, a step's one after another: the lookups
+                        // by group are made once per run of one group, not per event.
+                        int64_t lastGroup = kNoValue;
+                        bool hasMarker = false, inUsed = false;
+                        for (size_t i = 0; i < row.size(); ++i) {
+                            const int64_t g = group(i);
+                            if (g < 0)
+                                continue;
+                            int64_t corr = corrCol.empty() ? kNoValue : corrCol[i];
+                            if (corr == kNoValue)
+                                corr = trace.kinds[row.kind[i]].side[size_t(SideColumn::CorrelationId)];
+                            if (corr == kNoValue || corr < 0)
+                                continue;
+                            if (g != lastGroup) {
+                                lastGroup = g;
+                                hasMarker = markers.count(g) != 0;
+                                inUsed = false;
+                            }
+                            if (!hasMarker)
+                                continue;
+                            EventType type = deviceType[row.kind[i]];
+                            if (hasShape && (type == EventType::DeviceCompute16
+                                             || type == EventType::DeviceCompute32)
+                                && row.argsAt(i) != kNoArgs) {
+                                ArgValue v;
+                                if (t.args.find(row.argsAt(i), shapeKey, &v)) {
+                                    const std::string_view text = v.type == ArgType::StringRef
+                                                                      ? trace.string(v.str)
+                                                                      : v.s;
+                                    type = text.find("half") != std::string_view::npos
+                                               ? EventType::DeviceCompute16
+                                               : EventType::DeviceCompute32;
+                                }
+                            }
+                            Group &grp = table.at(g);
+                            emit(grp, Span{row.start[i], row.end(i), type});
+                            if (!inUsed) {
+                                used.insert(g);
+                                inUsed = true;
+                            }
+                        }
+                    }
+                }
+                for (int64_t g : used) {
+                    const Marker &m = markers[g];
+                    table.at(g).device.offer(m.begin, m.duration, m.name);
+                    deviceGroups.insert(g);
+                }
+            }
+
+            // Host threads.
+            for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+                checkCancelled();
+                const Track &t = trace.tracks[ti];
+                const Plane &p = trace.planes[t.plane];
+                if (p.kind != PlaneKind::Host || trace.string(p.name) == "/host:metadata")
+                    continue;
+                // Root input-pipeline stages: stage slices with no stage slice above them.
+                std::vector<std::vector<uint8_t>> rootStage;
+                if (hasIpl) {
+                    rootStage.resize(t.rows.size());
+                    std::vector<std::pair<TimePs, TimePs>> stages;   // shallower rows' stages
+                    for (uint32_t r = 0; r < t.rows.size(); ++r) {
+                        const Row &row = t.rows[r];
+                        rootStage[r].assign(row.size(), 0);
+                        std::vector<std::pair<TimePs, TimePs>> mine;
+                        for (size_t i = 0; i < row.size(); ++i) {
+                            ArgValue v;
+                            if (row.argsAt(i) == kNoArgs || !t.args.find(row.argsAt(i), iplKey, &v))
+                                continue;
+                            const bool nested = std::any_of(stages.begin(), stages.end(), [&](auto &s) {
+                                return s.first <= row.start[i] && row.end(i) <= s.second;
+                            });
+                            rootStage[r][i] = !nested;
+                            mine.push_back({row.start[i], row.end(i)});
+                        }
+                        stages.insert(stages.end(), mine.begin(), mine.end());
+                    }
+                }
                 for (uint32_t r = 0; r < t.rows.size(); ++r) {
                     const Row &row = t.rows[r];
                     RowGroups group(trace, groups, ti, r);
                     const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
+                    int64_t lastGroup = kNoValue;
+                    bool onDevice = false;
                     for (size_t i = 0; i < row.size(); ++i) {
                         const int64_t g = group(i);
                         if (g < 0)
                             continue;
-                        int64_t corr = corrCol.empty() ? kNoValue : corrCol[i];
-                        if (corr == kNoValue)
-                            corr = trace.kinds[row.kind[i]].side[size_t(SideColumn::CorrelationId)];
-                        if (corr == kNoValue || corr < 0)
-                            continue;
-                        auto m = markers.find(g);
-                        if (m == markers.end())
-                            continue;
-                        EventType type = deviceType[row.kind[i]];
-                        if (hasShape && (type == EventType::DeviceCompute16
-                                         || type == EventType::DeviceCompute32)
-                            && row.argsAt(i) != kNoArgs) {
-                            ArgValue v;
-                            if (t.args.find(row.argsAt(i), shapeKey, &v)) {
-                                const std::string_view text = v.type == ArgType::StringRef
-                                                                  ? trace.string(v.str)
-                                                                  : v.s;
-                                type = text.find("half") != std::string_view::npos
-                                           ? EventType::DeviceCompute16
-                                           : EventType::DeviceCompute32;
-                            }
+                        if (g != lastGroup) {
+                            lastGroup = g;
+                            onDevice = !db.hasDevice || deviceGroups.count(g) != 0;
                         }
-                        Group &grp = table.at(g);
-                        grp.spans.push_back({row.start[i], row.end(i), type});
-                        used.insert(g);
-                    }
-                }
-            }
-            for (int64_t g : used) {
-                const Marker &m = markers[g];
-                table.at(g).device.offer(m.begin, m.duration, m.name);
-                deviceGroups.insert(g);
-            }
-        }
-
-        // Host threads.
-        for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
-            checkCancelled();
-            const Track &t = trace.tracks[ti];
-            const Plane &p = trace.planes[t.plane];
-            if (p.kind != PlaneKind::Host || trace.string(p.name) == "/host:metadata")
-                continue;
-            // Root input-pipeline stages: stage slices with no stage slice above them.
-            std::vector<std::vector<uint8_t>> rootStage;
-            if (hasIpl) {
-                rootStage.resize(t.rows.size());
-                std::vector<std::pair<TimePs, TimePs>> stages;   // shallower rows' stages
-                for (uint32_t r = 0; r < t.rows.size(); ++r) {
-                    const Row &row = t.rows[r];
-                    rootStage[r].assign(row.size(), 0);
-                    std::vector<std::pair<TimePs, TimePs>> mine;
-                    for (size_t i = 0; i < row.size(); ++i) {
-                        ArgValue v;
-                        if (row.argsAt(i) == kNoArgs || !t.args.find(row.argsAt(i), iplKey, &v))
+                        if (!onDevice)
                             continue;
-                        const bool nested = std::any_of(stages.begin(), stages.end(), [&](auto &s) {
-                            return s.first <= row.start[i] && row.end(i) <= s.second;
-                        });
-                        rootStage[r][i] = !nested;
-                        mine.push_back({row.start[i], row.end(i)});
+                        std::string_view stepName;
+                        if (hasStepName && row.argsAt(i) != kNoArgs) {
+                            ArgValue v;
+                            if (t.args.find(row.argsAt(i), stepNameKey, &v))
+                                stepName = v.type == ArgType::StringRef ? trace.string(v.str) : v.s;
+                        }
+                        const bool computedRoot = !groups.fromFile && size_t(g) < groups.roots.size()
+                                                  && groups.stepNamed[size_t(g)]
+                                                  && groups.roots[size_t(g)] == SliceRef{ti, r, uint32_t(i)};
+                        if (computedRoot && stepName.empty())
+                            stepName = groups.names[size_t(g)];
+                        const HostClass cls = hostClass[row.kind[i]];
+                        Group &grp = table.at(g);
+                        const std::string_view name = trace.string(trace.kinds[row.kind[i]].name);
+                        if (cls == HostClass::Explicit || !stepName.empty()) {
+                            grp.host.offer(row.start[i], row.duration[i], name);
+                        } else if (cls != HostClass::NotReal) {
+                            int64_t corr = corrCol.empty() ? kNoValue : corrCol[i];
+                            if (corr == kNoValue)
+                                corr = trace.kinds[row.kind[i]].side[size_t(SideColumn::CorrelationId)];
+                            EventType type = EventType::HostCompute;
+                            if (cls == HostClass::ToDevice)
+                                type = EventType::HostToDevice;
+                            else if (cls == HostClass::ToHost)
+                                type = EventType::HostToHost;
+                            else if (db.hasDevice && (corr != kNoValue || cls == HostClass::Executor))
+                                type = EventType::HostPrepare;
+                            else if (cls == HostClass::WaitInput || (hasIpl && rootStage[r][i]))
+                                type = EventType::HostWaitInput;
+                            emit(grp, Span{row.start[i], row.end(i), type});
+                        }
+                        if (!stepName.empty() && grp.stepName.empty())
+                            grp.stepName = std::string(stepName);
                     }
-                    stages.insert(stages.end(), mine.begin(), mine.end());
                 }
             }
-            for (uint32_t r = 0; r < t.rows.size(); ++r) {
-                const Row &row = t.rows[r];
-                RowGroups group(trace, groups, ti, r);
-                const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
-                for (size_t i = 0; i < row.size(); ++i) {
-                    const int64_t g = group(i);
-                    if (g < 0 || (db.hasDevice && !deviceGroups.count(g)))
-                        continue;
-                    std::string_view stepName;
-                    if (hasStepName && row.argsAt(i) != kNoArgs) {
-                        ArgValue v;
-                        if (t.args.find(row.argsAt(i), stepNameKey, &v))
-                            stepName = v.type == ArgType::StringRef ? trace.string(v.str) : v.s;
-                    }
-                    const bool computedRoot = !groups.fromFile && size_t(g) < groups.roots.size()
-                                              && groups.stepNamed[size_t(g)]
-                                              && groups.roots[size_t(g)] == SliceRef{ti, r, uint32_t(i)};
-                    if (computedRoot && stepName.empty())
-                        stepName = groups.names[size_t(g)];
-                    const HostClass cls = hostClass[row.kind[i]];
-                    Group &grp = table.at(g);
-                    const std::string_view name = trace.string(trace.kinds[row.kind[i]].name);
-                    if (cls == HostClass::Explicit || !stepName.empty()) {
-                        grp.host.offer(row.start[i], row.duration[i], name);
-                    } else if (cls != HostClass::NotReal) {
-                        int64_t corr = corrCol.empty() ? kNoValue : corrCol[i];
-                        if (corr == kNoValue)
-                            corr = trace.kinds[row.kind[i]].side[size_t(SideColumn::CorrelationId)];
-                        EventType type = EventType::HostCompute;
-                        if (cls == HostClass::ToDevice)
-                            type = EventType::HostToDevice;
-                        else if (cls == HostClass::ToHost)
-                            type = EventType::HostToHost;
-                        else if (db.hasDevice && (corr != kNoValue || cls == HostClass::Executor))
-                            type = EventType::HostPrepare;
-                        else if (cls == HostClass::WaitInput || (hasIpl && rootStage[r][i]))
-                            type = EventType::HostWaitInput;
-                        grp.spans.push_back({row.start[i], row.end(i), type});
-                    }
-                    if (!stepName.empty() && grp.stepName.empty())
-                        grp.stepName = std::string(stepName);
-                }
-            }
+        };
+        uint64_t spanTotal = 0;
+        collect([&](Group &grp, const Span &) {
+            ++grp.spanCount;
+            ++spanTotal;
+        });
+        spans.reset(new Span[spanTotal]);
+        uint64_t next = 0;
+        for (Group &g : table.groups()) {
+            g.spanOffset = next;
+            next += g.spanCount;
+            g.spanCount = 0;
         }
+        collect([&](Group &grp, const Span &span) {
+            spans[grp.spanOffset + grp.spanCount++] = span;
+        });
 
         for (Group &g : table.groups()) {
             if (db.hasDevice && !deviceGroups.count(g.id))
@@ -476,7 +519,8 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
             s.groupId = g.id;
             s.begin = span.begin;
             s.duration = span.duration;
-            s.typePs = sweep(g.spans, span.begin, span.begin + span.duration);
+            s.typePs = sweep(std::span<Span>(spans.get() + g.spanOffset, g.spanCount),
+                             span.begin, span.begin + span.duration);
             const bool keep = db.hasDevice ? s.type(EventType::DeviceCompute16)
                                                      + s.type(EventType::DeviceCompute32) > 0
                                            : s.type(EventType::HostCompute) > 0;
@@ -486,7 +530,6 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                      : !g.device.name.empty() ? std::string(g.device.name)
                                               : std::to_string(g.id);
             db.steps.push_back(std::move(s));
-            std::vector<Span>().swap(g.spans);
         }
         std::sort(db.steps.begin(), db.steps.end(), [](const StepInfo &a, const StepInfo &b) {
             return a.begin != b.begin ? a.begin < b.begin : a.groupId < b.groupId;

@@ -65,14 +65,28 @@ public:
             node = child(node, l, valueOf(ref, l));
             m_result.nodes[node].stats.add(duration, self);
         }
-        if (m_options.keepSlices) {
-            m_refs.push_back(ref);
+        if (m_options.keepSlices)
             m_leaf.push_back(node);
-        }
         return true;
     }
 
-    PivotResult finish()
+    // Reserves the leaf of every slice add() will see (the walk's exact count).
+    void expect(size_t slices)
+    {
+        if (m_options.keepSlices)
+            m_leaf.reserve(slices);
+    }
+
+    // After finish(): the walk again, slice by slice in add()'s order, placing each slice
+    // in its leaf's range.
+    void place(SliceRef ref) { m_result.slices[m_offset[m_leaf[m_placed++]]++] = ref; }
+    PivotResult take()
+    {
+        std::vector<uint32_t>().swap(m_leaf);
+        return std::move(m_result);
+    }
+
+    void finish()
     {
         std::vector<PivotNode> &nodes = m_result.nodes;
         for (PivotNode &n : nodes) {
@@ -86,9 +100,10 @@ public:
             });
         }
         if (!m_options.keepSlices)
-            return std::move(m_result);
+            return;
         // Leaves in depth-first order get consecutive ranges; a counting sort places slices.
-        std::vector<size_t> offset(nodes.size(), 0);
+        std::vector<size_t> &offset = m_offset;
+        offset.assign(nodes.size(), 0);
         size_t next = 0;
         std::function<void(uint32_t)> visit = [&](uint32_t id) {
             PivotNode &n = nodes[id];
@@ -102,10 +117,7 @@ public:
             n.sliceEnd = next;
         };
         visit(0);
-        m_result.slices.resize(m_refs.size());
-        for (size_t i = 0; i < m_refs.size(); ++i)
-            m_result.slices[offset[m_leaf[i]]++] = m_refs[i];
-        return std::move(m_result);
+        m_result.slices.resize(m_leaf.size());
     }
 
 private:
@@ -187,8 +199,10 @@ private:
     std::vector<bool> m_argKnown;
     std::unordered_map<ChildKey, uint32_t, ChildKeyHash> m_children;
     std::unordered_map<std::string, uint64_t> m_text;
-    std::vector<SliceRef> m_refs;
+    // The leaf of each slice in walk order: 4 bytes a slice rather than its address too.
     std::vector<uint32_t> m_leaf;
+    std::vector<size_t> m_offset;
+    size_t m_placed = 0;
     uint64_t m_seen = 0;
 };
 
@@ -222,24 +236,36 @@ Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options
         for (uint32_t t = 0; t < trace.tracks.size(); ++t)
             tracks.push_back(t);
     }
-    for (uint32_t t : tracks) {
-        if (t >= trace.tracks.size())
-            continue;
-        const Track &track = trace.tracks[t];
-        for (uint32_t r = 0; r < track.rows.size(); ++r) {
-            const Row &row = track.rows[r];
-            IndexRange range{0, row.size()};
-            if (options.area)
-                range = overlappingRange(row, options.area->t0, options.area->t1);
-            for (size_t i = range.first; i < range.last; ++i) {
-                if (!builder.add(t, r, uint32_t(i)))
-                    return Result<PivotResult>::cancelled();
+    // Every slice of the area, in one fixed order; false when `visit` says stop.
+    auto walk = [&](auto &&visit) {
+        for (uint32_t t : tracks) {
+            if (t >= trace.tracks.size())
+                continue;
+            const Track &track = trace.tracks[t];
+            for (uint32_t r = 0; r < track.rows.size(); ++r) {
+                const Row &row = track.rows[r];
+                IndexRange range{0, row.size()};
+                if (options.area)
+                    range = overlappingRange(row, options.area->t0, options.area->t1);
+                for (size_t i = range.first; i < range.last; ++i) {
+                    if (!visit(t, r, uint32_t(i)))
+                        return false;
+                }
             }
         }
-    }
+        return true;
+    };
+    size_t slices = 0;
+    walk([&](uint32_t, uint32_t, uint32_t) { return ++slices, true; });
+    builder.expect(slices);
+    if (!walk([&](uint32_t t, uint32_t r, uint32_t i) { return builder.add(t, r, i); }))
+        return Result<PivotResult>::cancelled();
     if (options.cancel && options.cancel->load())
         return Result<PivotResult>::cancelled();
-    return builder.finish();
+    builder.finish();
+    if (options.keepSlices)
+        walk([&](uint32_t t, uint32_t r, uint32_t i) { return builder.place({t, r, i}), true; });
+    return builder.take();
 }
 
 std::string pivotLabel(const Trace &trace, const PivotResult &result, uint32_t node)

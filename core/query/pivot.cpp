@@ -79,7 +79,8 @@ public:
 
     // After finish(): the walk again, slice by slice in add()'s order, placing each slice
     // in its leaf's range.
-    void place(SliceRef ref) { m_result.slices[m_offset[m_leaf[m_placed++]]++] = ref; }
+    void place(uint32_t position) { m_result.slices[m_offset[m_leaf[position]]++] = position; }
+    void addWalkRow(const PivotResult::WalkRow &row) { m_result.walkRows.push_back(row); }
     PivotResult take()
     {
         std::vector<uint32_t>().swap(m_leaf);
@@ -202,7 +203,6 @@ private:
     // The leaf of each slice in walk order: 4 bytes a slice rather than its address too.
     std::vector<uint32_t> m_leaf;
     std::vector<size_t> m_offset;
-    size_t m_placed = 0;
     uint64_t m_seen = 0;
 };
 
@@ -226,7 +226,6 @@ void PivotStats::add(TimePs duration, TimePs self)
 
 Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options)
 {
-    PivotBuilder builder(trace, options);
     std::vector<uint32_t> tracks;
     if (options.area) {
         tracks = options.area->tracks;
@@ -255,17 +254,55 @@ Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options
         }
         return true;
     };
-    size_t slices = 0;
+    // Counted first: the leaves get their exact room, and a scope too large for 4-byte
+    // positions keeps no slices.
+    uint64_t slices = 0;
+    PivotOptions adjusted = options;
     walk([&](uint32_t, uint32_t, uint32_t) { return ++slices, true; });
-    builder.expect(slices);
+    if (slices > uint64_t(UINT32_MAX))
+        adjusted.keepSlices = false;
+    PivotBuilder builder(trace, adjusted);
+    builder.expect(size_t(slices));
     if (!walk([&](uint32_t t, uint32_t r, uint32_t i) { return builder.add(t, r, i); }))
         return Result<PivotResult>::cancelled();
     if (options.cancel && options.cancel->load())
         return Result<PivotResult>::cancelled();
     builder.finish();
-    if (options.keepSlices)
-        walk([&](uint32_t t, uint32_t r, uint32_t i) { return builder.place({t, r, i}), true; });
+    if (adjusted.keepSlices) {
+        uint32_t position = 0;
+        uint32_t lastTrack = UINT32_MAX, lastRow = UINT32_MAX, lastIndex = 0;
+        walk([&](uint32_t t, uint32_t r, uint32_t i) {
+            // A new walk row where the walk moves to another row or skips within one.
+            if (t != lastTrack || r != lastRow || i != lastIndex + 1)
+                builder.addWalkRow({position, t, r, i});
+            lastTrack = t;
+            lastRow = r;
+            lastIndex = i;
+            builder.place(position++);
+            return true;
+        });
+    }
     return builder.take();
+}
+
+SliceRef PivotResult::sliceAt(uint32_t position) const
+{
+    auto it = std::upper_bound(walkRows.begin(), walkRows.end(), uint64_t(position),
+                               [](uint64_t p, const WalkRow &w) { return p < w.first; });
+    const WalkRow &w = *std::prev(it);
+    return {w.track, w.row, w.index + uint32_t(position - w.first)};
+}
+
+std::vector<SliceRef> PivotResult::slicesOf(uint32_t node) const
+{
+    std::vector<SliceRef> out;
+    if (slices.empty())
+        return out;
+    const PivotNode &n = nodes[node];
+    out.reserve(n.sliceEnd - n.sliceBegin);
+    for (size_t k = n.sliceBegin; k < n.sliceEnd; ++k)
+        out.push_back(sliceAt(slices[k]));
+    return out;
 }
 
 std::string pivotLabel(const Trace &trace, const PivotResult &result, uint32_t node)

@@ -93,6 +93,7 @@ private slots:
         QCOMPARE(p.nodes[beta].children.size(), size_t(1));
         // Every group enumerates exactly its own slices.
         QCOMPARE(p.slices.size(), size_t(7));
+        QVERIFY(p.slicesKept());
         for (uint32_t n = 0; n < p.nodes.size(); ++n) {
             const auto refs = p.slicesOf(n);
             QCOMPARE(uint64_t(refs.size()), p.nodes[n].stats.count);
@@ -241,6 +242,27 @@ private slots:
             summaryCount += line.occurrences;
         }
         QCOMPARE(p.root().stats.count, summaryCount);
+        // Each group's slices, given back from their walk positions: every slice of the area
+        // once (a set built from the store's rows and the area's bounds), under its own name.
+        std::set<std::tuple<uint32_t, uint32_t, uint32_t>> inArea, listed;
+        for (uint32_t t : area.tracks) {
+            for (uint32_t row = 0; row < trace.tracks[t].rows.size(); ++row) {
+                const Row &w = trace.tracks[t].rows[row];
+                for (uint32_t i = 0; i < w.size(); ++i) {
+                    if (w.start[i] < area.t1 && w.end(i) > area.t0)
+                        inArea.insert({t, row, i});
+                }
+            }
+        }
+        for (uint32_t child : p.root().children) {
+            for (const SliceRef &s : p.slicesOf(child)) {
+                QCOMPARE(trace.kind(s).name, StringId(p.nodes[child].value.bits));
+                QVERIFY(listed.insert({s.track, s.row, s.index}).second);
+            }
+        }
+        QCOMPARE(listed.size(), size_t(summaryCount));
+        for (const auto &ref : listed)
+            QVERIFY(inArea.count(ref));
 
         // Whole trace against the raw file.
         const QJsonArray events =

@@ -220,8 +220,8 @@ void PivotPanel::outlineGroup(const QModelIndex &index)
     m_outlineJob.run<Highlights>(
         this,
         [result, trace, node, label] {
-            const auto span = result->slicesOf(node);
-            auto refs = std::make_shared<std::vector<core::SliceRef>>(span.begin(), span.end());
+            auto refs = std::make_shared<std::vector<core::SliceRef>>(result->slicesOf(node));
+            const uint64_t total = refs->size();
             auto byStart = [&](const core::SliceRef &a, const core::SliceRef &b) {
                 const core::TimePs sa = trace->start(a), sb = trace->start(b);
                 if (sa != sb)
@@ -232,7 +232,7 @@ void PivotPanel::outlineGroup(const QModelIndex &index)
             std::partial_sort(refs->begin(), refs->begin() + std::ptrdiff_t(keep), refs->end(),
                               byStart);
             refs->resize(keep);
-            return Highlights{label, std::move(refs), uint64_t(span.size())};
+            return Highlights{label, std::move(refs), total};
         },
         [this, trace](Highlights found) {
             if (!m_state)

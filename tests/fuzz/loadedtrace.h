@@ -1,6 +1,6 @@
 #pragma once
 
-// What every GPU profiler reader's fuzz target asks of its result: a refusal names the input,
+// What every reader's fuzz target asks of its result: a refusal names the input,
 // and whatever loads keeps the store's invariants (slices inside their rows, in start order and
 // not overlapping within a row, of a known kind; args readable; the slice count right; flows
 // between valid slices). Aborts, for the fuzzer to report, when one does not hold.

@@ -2,7 +2,7 @@
 #include "commands.h"
 #include "jsonout.h"
 #include "options.h"
-#include "scratchdir.h"
+#include "benchsupport.h"
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/pytorch/kernelview.h"
@@ -30,7 +30,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <malloc.h>
 
 namespace fs = std::filesystem;
 
@@ -52,17 +51,6 @@ const char *const kBenchUsage =
     "      RSS (the goal for 1,024 ranks: 10 s and 1 GiB).";
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Give freed memory back to the system so RSS deltas measure the loaded trace alone.
-void releaseFreeMemory()
-{
-    ::malloc_trim(0);
-}
 
 struct BenchResult
 {

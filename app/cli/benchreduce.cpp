@@ -6,9 +6,9 @@
 
 #include "benchreduce.h"
 
+#include "benchsupport.h"
 #include "distributedfiles.h"
 #include "jsonout.h"
-#include "scratchdir.h"
 
 #include "core/analysis/distributed/distributedsummary.h"
 #include "core/analysis/distributed/summaryfile.h"
@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <malloc.h>
 #include <mutex>
 #include <thread>
 
@@ -36,11 +35,6 @@ constexpr uint64_t kDefaultEventsPerRank = 2000;
 // The goal for 1,024 ranks: the reduce in 10 s and 1 GB.
 constexpr double kGoalSeconds = 10.0;
 constexpr double kGoalBytes = 1024.0 * 1024 * 1024;
-
-double secondsSince(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 uint64_t bytesUnder(const std::string &dir)
 {
@@ -119,7 +113,7 @@ bool runReduce(const std::string &dir, ReduceBench *r, std::string *error)
         *error = found.message();
         return false;
     }
-    ::malloc_trim(0);
+    releaseFreeMemory();
     r->reduceRssBeforeBytes = core::currentRssBytes();
     r->peakIsProcessPeak = !core::resetPeakRss();
     const auto started = std::chrono::steady_clock::now();

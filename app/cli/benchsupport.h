@@ -1,13 +1,27 @@
 #pragma once
 
-// A scratch folder for a benchmark's generated inputs: a fresh temporary folder removed when
-// the bench ends, or a folder the user named (--keep), which is kept.
+// What the bench modes share: a scratch folder for their generated inputs (a fresh temporary
+// folder removed when the bench ends, or a folder the user named with --keep, which is kept),
+// their clock, and the hand-back of freed heap that makes RSS figures measure live data only.
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <malloc.h>
 #include <string>
 
 namespace tracedesk::cli {
+
+inline double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Give freed memory back to the system so RSS figures measure what is still held.
+inline void releaseFreeMemory()
+{
+    ::malloc_trim(0);
+}
 
 class ScratchDir
 {

@@ -35,6 +35,7 @@ int runTfData(int argc, char **argv);
 int runDistributed(int argc, char **argv); extern const char *const kDistributedUsage;
 int runQuery(int argc, char **argv); extern const char *const kQueryUsage;
 int runGpuTime(int argc, char **argv); extern const char *const kGpuTimeUsage;
+int runCriticalPath(int argc, char **argv); extern const char *const kCriticalPathUsage;
 
 extern const char *const kSummaryUsage;
 extern const char *const kGenerateUsage;

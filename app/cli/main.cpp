@@ -32,6 +32,7 @@ const Command kCommands[] = {
     {"tfdata", runTfData, &kTfDataUsage},
     {"distributed", runDistributed, &kDistributedUsage},
     {"gpu-time", runGpuTime, &kGpuTimeUsage},
+    {"critical-path", runCriticalPath, &kCriticalPathUsage},
     {"query", runQuery, &kQueryUsage},
     {"diff", runDiff, &kDiffUsage},
     {"capture", runCapture, &kCaptureUsage},

@@ -36,13 +36,6 @@ bool isLaunchStatCall(std::string_view n)
            || n == "hipModuleLaunchKernel" || n == "hipMemcpyAsync" || n == "hipMemsetAsync";
 }
 
-// The calls that queue work on a stream (§3.6): the launch statistics' and the driver's.
-bool isQueueingCall(std::string_view n)
-{
-    return isLaunchStatCall(n) || n == "cuLaunchKernel" || n == "cuLaunchKernelEx"
-           || n == "hipMemcpyWithStream";
-}
-
 bool inWindow(TimePs t, const std::optional<TimeWindow> &window)
 {
     return !window || (t >= window->start && t < window->end);
@@ -315,6 +308,12 @@ std::vector<OpKernelSequence> opKernelSequences(const Trace &trace, const Kineto
 }
 
 } // namespace
+
+bool isQueueingCall(std::string_view n)
+{
+    return isLaunchStatCall(n) || n == "cuLaunchKernel" || n == "cuLaunchKernelEx"
+           || n == "hipMemcpyWithStream";
+}
 
 const char *kernelTypeName(KernelType type)
 {

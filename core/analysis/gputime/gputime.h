@@ -44,6 +44,9 @@ inline constexpr int64_t kMaxLaunchQueue = 1024;
 enum class KernelType : uint8_t { Computation, Communication, Memory };
 const char *kernelTypeName(KernelType type); // "COMPUTATION", "COMMUNICATION", "MEMORY"
 KernelType kernelTypeOf(std::string_view name, SliceRole role);
+// The calls that queue work on a stream (PYTORCH.md §3.6): kernel, memcpy and memset launches of
+// the runtime and the driver, CUDA and HIP.
+bool isQueueingCall(std::string_view name);
 
 struct TemporalBreakdown
 {

@@ -376,7 +376,7 @@ void AnalysisDocks::showRange(core::TimePs start, core::TimePs end, const QStrin
     views::TimelineState *state = m_timeline->state();
     state->setWindow(start, std::max(end, start + 1));
     const uint64_t total = refs ? refs->size() : 0;
-    state->setHighlights({label, std::move(refs), total});
+    state->setHighlights({label, std::move(refs), total, nullptr});
 }
 
 void AnalysisDocks::showSelectionAnalysis(views::SelectionAnalysis what)

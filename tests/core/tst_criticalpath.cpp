@@ -8,6 +8,7 @@
 #include "core/io/chromejsonreader.h"
 #include "core/io/traceloader.h"
 #include "support/clirun.h"
+#include "support/criticalpathtraces.h"
 #include "support/kinetofixtures.h"
 
 #include <QtTest>
@@ -32,26 +33,6 @@ const QString kDlrm0 = QString(TRACEDESK_SHARED_FIXTURES)
                        + "/multirank/param__dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz";
 
 constexpr TimePs kUs = 1'000'000;
-
-// aten::mm launches `gemm` (455 us) and the thread waits for it in cudaStreamSynchronize; then
-// aten::add launches `add_kernel` on the idle stream. aten::empty runs while the GPU is busy.
-QByteArray handTrace(bool withSync)
-{
-    QByteArray events = R"(
- {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1000,"dur":40,"args":{"External id":1}},
- {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1010,"dur":10,"args":{"External id":1,"correlation":11}},
- {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":1025,"dur":455,"args":{"External id":1,"correlation":11,"device":0,"stream":7}},
- {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":1042,"dur":3,"args":{"External id":2}},
- {"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize","pid":1,"tid":1,"ts":1050,"dur":450,"args":{"correlation":12}},
- {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1510,"dur":20,"args":{"External id":3}},
- {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1515,"dur":5,"args":{"External id":3,"correlation":13}},
- {"ph":"X","cat":"kernel","name":"add_kernel","pid":0,"tid":7,"ts":1525,"dur":35,"args":{"External id":3,"correlation":13,"device":0,"stream":7}})";
-    if (withSync)
-        events += R"(,
- {"ph":"X","cat":"cuda_sync","name":"Stream Sync","pid":0,"tid":7,"ts":1480,"dur":10,"args":{"correlation":12,"device":0,"stream":7}})";
-    return R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"GPU"}],"traceEvents":[)" + events
-           + "]}";
-}
 
 std::shared_ptr<Trace> load(const QByteArray &json)
 {
@@ -175,7 +156,7 @@ private slots:
     // aten::add's launch found it idle again: 10 + 15 + 455 + 5 + 10 + 35 us.
     void handBuiltPath()
     {
-        const auto trace = load(handTrace(true));
+        const auto trace = load(testsupport::handCriticalPathTrace(true));
         const auto index = pytorch::buildKinetoIndex(*trace);
         const auto graph = gputime::buildCriticalPathGraph(*trace, index, std::nullopt);
         QVERIFY(graph.syncEvents);
@@ -200,7 +181,7 @@ private slots:
 
     void handBuiltWhatIf()
     {
-        const auto trace = load(handTrace(true));
+        const auto trace = load(testsupport::handCriticalPathTrace(true));
         const auto index = pytorch::buildKinetoIndex(*trace);
         const auto graph = gputime::buildCriticalPathGraph(*trace, index, std::nullopt);
         // gemm 5x: 455 -> 91 us, still the longest way (the CPU's is 93 us).
@@ -224,7 +205,7 @@ private slots:
     // path runs on the CPU, 40 (aten::mm) + 3 + 450 + 5 + 10 + 35 us.
     void unrecordedSyncKeepsTheWait()
     {
-        const auto trace = load(handTrace(false));
+        const auto trace = load(testsupport::handCriticalPathTrace(false));
         const auto index = pytorch::buildKinetoIndex(*trace);
         const auto graph = gputime::buildCriticalPathGraph(*trace, index, std::nullopt);
         QVERIFY(!graph.syncEvents);

@@ -2,13 +2,20 @@
 // device's active span derived here from the raw JSON (union of its GPU events), the idle-cause
 // note states the 30 us threshold, and clicking a launch outlier shows its launch call.
 
+#include "../core/support/criticalpathtraces.h"
 #include "../core/support/kinetofixtures.h"
 
 #include "core/analysis/analysiscache.h"
+#include "core/io/chromejsonreader.h"
 #include "core/io/traceloader.h"
+#include "views/panels/gputime/criticalpathview.h"
 #include "views/panels/gputime/gputimepanel.h"
+#include "views/timeline/timelinestate.h"
 #include "views/panels/overview/analysistablemodel.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QPushButton>
@@ -174,6 +181,78 @@ private slots:
         views::GpuTimePanel panel;
         panel.setAnalyses(nullptr);
         QCOMPARE(panel.statusText(), QStringLiteral("No trace loaded."));
+    }
+
+    // The critical path of the hand-worked trace (530 us: criticalpathtraces.h), then a what-if
+    // typed in by the user: gemm 5x faster takes its 455 us to 91, and the path to 166 us.
+    void criticalPathAndWhatIf()
+    {
+        const QByteArray json = testsupport::handCriticalPathTrace(true);
+        auto loaded = core::readChromeJsonBytes("hand.json", json.constData(), size_t(json.size()),
+                                                nullptr, {});
+        QVERIFY(loaded);
+        views::TimelineState state;
+        views::GpuTimePanel panel;
+        panel.setTimelineState(&state);
+        panel.resize(1200, 900);
+        panel.show();
+        QSignalSpy activated(&panel, &views::GpuTimePanel::sliceActivated);
+        views::CriticalPathView *view = panel.criticalPathView();
+        QSignalSpy computed(view, &views::CriticalPathView::computed);
+        panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
+        QTRY_VERIFY_WITH_TIMEOUT(computed.count() == 1, 30000);
+        QVERIFY2(view->summaryText().contains("critical path is 0.530 ms"),
+                 qPrintable(view->summaryText()));
+        QVERIFY(view->summaryText().contains("CPU 2.8 %"));   // 15 of 530 us
+        QVERIFY(view->summaryText().contains("GPU 92.5 %"));  // 490 of 530 us
+        QCOMPARE(view->windowBox()->currentText(), QString("Whole trace"));
+        views::AnalysisTableModel *segments = view->segmentModel();
+        QCOMPARE(segments->rowCount(), 6);
+        QCOMPARE(segments->value(0, 2).toString(), QString("aten::mm"));
+        QCOMPARE(segments->value(2, 2).toString(), QString("gemm"));
+        QCOMPARE(segments->value(2, 4).toDouble(), 455.0);
+        // The what-if list offers the path's own events, the longest first.
+        QCOMPARE(view->speedUpName()->itemText(0), QString("gemm"));
+
+        // Typed, not picked: the user enters the kernel's name and the factor.
+        view->speedUpName()->lineEdit()->clear();
+        QTest::keyClicks(view->speedUpName()->lineEdit(), "gemm");
+        view->speedUpFactor()->clear();
+        QTest::keyClicks(view->speedUpFactor(), "5");
+        QTest::keyClick(view->speedUpFactor(), Qt::Key_Tab);
+        QCOMPARE(view->speedUpFactor()->value(), 5.0);
+        QSignalSpy whatIf(view, &views::CriticalPathView::whatIfComputed);
+        QTest::mouseClick(view->whatIfButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf.count() == 1, 30000);
+        QVERIFY2(view->whatIfText().contains("0.166 ms instead of 0.530 ms"),
+                 qPrintable(view->whatIfText()));
+
+        // An operator that runs while the GPU works is off the path: no change.
+        view->speedUpName()->setCurrentText("aten::empty");
+        QTest::mouseClick(view->whatIfButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf.count() == 2, 30000);
+        QVERIFY2(view->whatIfText().contains("0.530 ms instead of 0.530 ms"),
+                 qPrintable(view->whatIfText()));
+
+        // On the timeline: the seven events the path passes through (aten::mm, its launch, gemm,
+        // the sync call, aten::add, its launch, add_kernel) and its three hops between tracks.
+        QTest::mouseClick(view->showButton(), Qt::LeftButton);
+        const views::TimelineState::Highlights &h = state.highlights();
+        QVERIFY(h.refs);
+        QCOMPARE(h.refs->size(), size_t(7));
+        QVERIFY(h.links);
+        QCOMPARE(h.links->size(), size_t(3));
+        QVERIFY(h.label.startsWith("critical path"));
+
+        // A segment row shows its event on the timeline.
+        QTableView *table = view->segmentView();
+        QCOMPARE(table->model()->index(0, 2).data().toString(), QString("aten::mm")); // path order
+        const QModelIndex cell = table->model()->index(2, 2);
+        QCOMPARE(cell.data().toString(), QString("gemm"));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(cell).center());
+        QCOMPARE(activated.count(), 1);
+        const auto ref = activated.takeFirst().at(0).value<core::SliceRef>();
+        QCOMPARE(QString::fromStdString(std::string(loaded.value()->name(ref))), QString("gemm"));
     }
 };
 

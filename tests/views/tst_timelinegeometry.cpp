@@ -74,12 +74,13 @@ private slots:
 
 private:
     TimelineGeometry build(const core::Viewport &view, float scrollY = 0, float height = 400,
-                           const views::GeometryOverlays &overlays = {});
+                           const views::GeometryOverlays &overlays = {}, bool flows = true);
     core::TracePtr m_trace;
 };
 
 TimelineGeometry TstTimelineGeometry::build(const core::Viewport &view, float scrollY,
-                                            float height, const views::GeometryOverlays &overlays)
+                                            float height, const views::GeometryOverlays &overlays,
+                                            bool flows)
 {
     TimelineLayout layout(*m_trace);
     TimelineGeometryBuilder builder;
@@ -89,6 +90,7 @@ TimelineGeometry TstTimelineGeometry::build(const core::Viewport &view, float sc
     options.width = float(view.widthPx());
     options.height = height;
     options.scrollY = scrollY;
+    options.flows = flows;
     TimelineGeometry g;
     builder.build(view, layout, options, overlays, g);
     return g;
@@ -407,6 +409,15 @@ void TstTimelineGeometry::overlaysAndFlows()
     QCOMPARE(g.flows.size(), size_t(1));
     QVERIFY(qAbs(g.flows[0].from.x() - 300.0) <= 0.5 && g.flows[0].from.y() == 49.0);
     QVERIFY(qAbs(g.flows[0].to.x()) <= 0.5 && g.flows[0].to.y() == 135.0);
+
+    // With flow arrows switched off, the selection's flows go but a highlighted chain's links
+    // (a critical path's hops) stay: they are what the user asked to see.
+    o.links = std::make_shared<const std::vector<core::Flow>>(
+        std::vector<core::Flow>{{core::SliceRef{0, 0, 0}, core::SliceRef{1, 1, 0}, 0, 0}});
+    const TimelineGeometry off = build(view, 0, 400, o, false);
+    QCOMPARE(off.flows.size(), size_t(1));
+    QVERIFY(qAbs(off.flows[0].to.x() - 275.0) <= 0.5 && off.flows[0].to.y() == 49.0);
+    QCOMPARE(build(view, 0, 400, o, true).flows.size(), size_t(2));
 }
 
 void TstTimelineGeometry::coloursAreStable()

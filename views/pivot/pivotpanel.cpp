@@ -232,7 +232,7 @@ void PivotPanel::outlineGroup(const QModelIndex &index)
             std::partial_sort(refs->begin(), refs->begin() + std::ptrdiff_t(keep), refs->end(),
                               byStart);
             refs->resize(keep);
-            return Highlights{label, std::move(refs), total};
+            return Highlights{label, std::move(refs), total, nullptr};
         },
         [this, trace](Highlights found) {
             if (!m_state)

@@ -303,20 +303,26 @@ void TimelineGeometryBuilder::addOverlays(const TimelineLayout &layout,
             ++drawn;
         }
     }
-    if (!m_options.flows)
-        return;
     const float mid = float(TimelineLayout::kRowHeight) / 2;
-    for (const core::Flow &f : overlays.flows) {
+    auto addArrow = [&](const core::Flow &f) {
         if (!m_trace->valid(f.from) || !m_trace->valid(f.to))
-            continue;
+            return;
         const int fromTop = layout.rowTop(f.from.track, f.from.row);
         const int toTop = layout.rowTop(f.to.track, f.to.row);
         if (fromTop < 0 || toTop < 0)
-            continue;
+            return;
         out.flows.push_back({QPointF(xOf(m_trace->start(f.from) + m_trace->duration(f.from)),
                                      fromTop - scroll + mid),
                              QPointF(xOf(m_trace->start(f.to)), toTop - scroll + mid)});
+    };
+    if (overlays.links) {
+        for (const core::Flow &f : *overlays.links)
+            addArrow(f);
     }
+    if (!m_options.flows)
+        return;
+    for (const core::Flow &f : overlays.flows)
+        addArrow(f);
 }
 
 } // namespace tracedesk::views

@@ -136,6 +136,7 @@ struct GeometryOverlays
     TimeRange marked;
     std::vector<core::Flow> flows;   // drawn as arrows when GeometryOptions::flows is set
     std::shared_ptr<const std::vector<core::SliceRef>> highlights;   // sorted by start
+    std::shared_ptr<const std::vector<core::Flow>> links; // arrows between highlights, always drawn
 };
 
 // Most highlighted slices outlined in one frame; past it the view is too dense to tell them

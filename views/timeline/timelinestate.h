@@ -101,11 +101,13 @@ public:
 
     // Every occurrence of one op, outlined on the timeline and listed by the details pane (set
     // when a panel row is activated). Sorted by start; `total` counts matches past the list.
+    // `links` chain some of them (a critical path's hops between tracks), drawn as arrows.
     struct Highlights
     {
         QString label;
         std::shared_ptr<const std::vector<core::SliceRef>> refs;
         uint64_t total = 0;
+        std::shared_ptr<const std::vector<core::Flow>> links;
         bool empty() const { return !refs || refs->empty(); }
     };
     const Highlights &highlights() const { return m_highlights; }

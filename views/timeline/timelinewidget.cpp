@@ -367,6 +367,7 @@ const TimelineGeometry &TimelineWidget::frame(QSize canvasSize)
     else
         overlays.flows = m_selectedFlows;
     overlays.highlights = m_state->highlights().refs;
+    overlays.links = m_state->highlights().links;
     m_builder.build(m_state->viewport(), m_layout, options, overlays, m_geometry);
     addBookmarkOverlays(*Bookmarks::of(m_state), m_state->viewport(), options.height,
                         m_geometry);

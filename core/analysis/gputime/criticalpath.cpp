@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <tuple>
 
 namespace tracedesk::core::analysis::gputime {
@@ -181,20 +180,30 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
     return out;
 }
 
-std::vector<SliceRef> pathSlices(const CriticalPath &path)
+std::vector<SliceRef> pathSlices(const CriticalPathGraph &graph, const CriticalPath &path)
 {
-    std::vector<std::pair<TimePs, SliceRef>> all;
-    for (const PathSegment &s : path.segments)
-        all.emplace_back(s.start, s.ref);
-    std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) {
-        return std::tuple(a.first, a.second.track, a.second.row, a.second.index)
-               < std::tuple(b.first, b.second.track, b.second.row, b.second.index);
+    std::vector<uint32_t> events;
+    for (uint32_t node : path.nodes)
+        events.push_back(node / 2);
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    std::stable_sort(events.begin(), events.end(), [&](uint32_t a, uint32_t b) {
+        return graph.events[a].start < graph.events[b].start;
     });
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
     std::vector<SliceRef> out;
-    for (const auto &[start, ref] : all) {
-        if (seen.insert({ref.track, ref.row, ref.index}).second)
-            out.push_back(ref);
+    for (uint32_t e : events)
+        out.push_back(graph.events[e].ref);
+    return out;
+}
+
+std::vector<Flow> pathHops(const CriticalPathGraph &graph, const CriticalPath &path)
+{
+    std::vector<Flow> out;
+    for (size_t i = 1; i < path.nodes.size(); ++i) {
+        const SliceRef from = graph.events[path.nodes[i - 1] / 2].ref;
+        const SliceRef to = graph.events[path.nodes[i] / 2].ref;
+        if (from.track != to.track)
+            out.push_back({from, to, 0, kEmptyString});
     }
     return out;
 }

@@ -59,8 +59,11 @@ struct CriticalPath
 CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
                           const std::vector<SpeedUp> &speedUps = {});
 
-// The events of the path's segments, in start order, without repeats (to outline).
-std::vector<SliceRef> pathSlices(const CriticalPath &path);
+// The events the path passes through, by start, each once (to outline).
+std::vector<SliceRef> pathSlices(const CriticalPathGraph &graph, const CriticalPath &path);
+// Where the path moves from one track to another (a launch, a sync, a wait across streams), as
+// flows from the event it leaves to the event it enters.
+std::vector<Flow> pathHops(const CriticalPathGraph &graph, const CriticalPath &path);
 
 // The k-th (0-based) CPU operator or annotation of the index's scope whose name contains
 // `text`, as a window; nullopt when there is none.

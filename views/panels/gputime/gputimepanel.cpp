@@ -4,6 +4,7 @@
 #include "core/analysis/gputime/gputime.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "views/common/namecolumn.h"
+#include "views/panels/gputime/criticalpathview.h"
 #include "views/panels/common/rowtable.h"
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/overviewpanel.h"
@@ -172,10 +173,23 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                         tr("Launches queued on a stream and not yet started; blocked is the "
                            "time at %1 queued launches, where CUDA makes the next launch wait.")
                             .arg(kMaxLaunchQueue));
+    m_criticalPath = new CriticalPathView(body);
+    layout->addWidget(makeCard(tr("Critical path"), m_criticalPath, body));
+    connect(m_criticalPath, &CriticalPathView::sliceActivated, this, &GpuTimePanel::sliceActivated);
     layout->addStretch(1);
 }
 
 GpuTimePanel::~GpuTimePanel() = default;
+
+void GpuTimePanel::setTimelineState(TimelineState *state)
+{
+    m_criticalPath->setTimelineState(state);
+}
+
+bool GpuTimePanel::isComputing() const
+{
+    return m_compute.busy() || m_criticalPath->isComputing();
+}
 
 QString GpuTimePanel::notApplicableReason(const core::Trace &trace)
 {
@@ -200,14 +214,17 @@ void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
     for (AnalysisTableModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
         m->setRows({});
     if (!m_cache) {
+        m_criticalPath->setAnalyses(nullptr);
         m_status->setText(tr("No trace loaded."));
         return;
     }
     if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
+        m_criticalPath->setAnalyses(nullptr);
         m_status->setText(why);
         emit computed();
         return;
     }
+    m_criticalPath->setAnalyses(m_cache);
     m_status->setText(tr("Computing..."));
     m_compute.start([cache = m_cache] {
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);

@@ -4,7 +4,9 @@
 // temporal breakdown per device, the idle gaps per stream by cause (with the 30 us kernel-wait
 // threshold stated), kernel time by type and overlap, the launch outliers (runtime over 50 us or
 // launch delay over 100 us; a click shows the launch on the timeline), each aten operator's
-// kernel sequence with its delays, and the launch queue per stream. Computed on a worker when the panel is first shown; GUI thread only.
+// kernel sequence with its delays, the launch queue per stream, and the critical path of a step
+// with what-if speed-ups (CriticalPathView). Computed on a worker when the panel is first shown;
+// GUI thread only.
 
 #include "core/analysis/analysiscache.h"
 #include "views/panels/common/panelcompute.h"
@@ -26,6 +28,8 @@ struct GpuTimeReport;
 namespace tracedesk::views {
 
 class AnalysisTableModel;
+class CriticalPathView;
+class TimelineState;
 
 class GpuTimePanel : public QWidget
 {
@@ -36,7 +40,8 @@ public:
     ~GpuTimePanel() override;
 
     void setAnalyses(core::analysis::AnalysisCachePtr cache);
-    bool isComputing() const { return m_compute.busy(); }
+    void setTimelineState(TimelineState *state);
+    bool isComputing() const;
     // Why the panel has nothing for `trace` (not a PyTorch trace, no GPU work), or empty.
     static QString notApplicableReason(const core::Trace &trace);
 
@@ -49,6 +54,7 @@ public:
     AnalysisTableModel *opKernelModel() const { return m_opKernels; }
     QTableView *launchView() const { return m_launchView; }
     QPushButton *outlineButton() const { return m_outline; }
+    CriticalPathView *criticalPathView() const { return m_criticalPath; }
 
 signals:
     void computed();
@@ -73,6 +79,7 @@ private:
     AnalysisTableModel *m_opKernels = nullptr;
     QTableView *m_launchView = nullptr;
     QPushButton *m_outline = nullptr;
+    CriticalPathView *m_criticalPath = nullptr;
     QList<QTableView *> m_views;
     std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};

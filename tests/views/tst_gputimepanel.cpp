@@ -18,6 +18,8 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QPushButton>
 #include <QTableView>
 #include <QtTest>
@@ -201,6 +203,10 @@ private slots:
         QSignalSpy computed(view, &views::CriticalPathView::computed);
         panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
         QTRY_VERIFY_WITH_TIMEOUT(computed.count() == 1, 30000);
+        QTabBar *tabs = panel.tabs()->tabBar();
+        QCOMPARE(tabs->tabText(1), QString("Critical path"));
+        QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+        QVERIFY(view->isVisible());
         QVERIFY2(view->summaryText().contains("critical path is 0.530 ms"),
                  qPrintable(view->summaryText()));
         QVERIFY(view->summaryText().contains("CPU 2.8 %"));   // 15 of 530 us
@@ -211,6 +217,16 @@ private slots:
         QCOMPARE(segments->value(0, 2).toString(), QString("aten::mm"));
         QCOMPARE(segments->value(2, 2).toString(), QString("gemm"));
         QCOMPARE(segments->value(2, 4).toDouble(), 455.0);
+        // Each event's own time on the path: gemm 455 of 530 us, 85.85 %.
+        views::AnalysisTableModel *byEvent = view->byEventModel();
+        QCOMPARE(byEvent->rowCount(), 4); // aten::mm, gemm, aten::add, add_kernel
+        for (int row = 0; row < byEvent->rowCount(); ++row) {
+            if (byEvent->value(row, 0).toString() == "gemm") {
+                QCOMPARE(byEvent->value(row, 2).toDouble(), 455.0);
+                QVERIFY(std::abs(byEvent->value(row, 3).toDouble() - 100.0 * 455 / 530) < 1e-9);
+                QCOMPARE(byEvent->value(row, 1).toString(), QString("GPU"));
+            }
+        }
         // The what-if list offers the path's own events, the longest first.
         QCOMPARE(view->speedUpName()->itemText(0), QString("gemm"));
 
@@ -243,6 +259,24 @@ private slots:
         QVERIFY(h.links);
         QCOMPARE(h.links->size(), size_t(3));
         QVERIFY(h.label.startsWith("critical path"));
+
+        // The range the timeline shows, as the window: zoomed to aten::add, its path is
+        // 5 + 10 + 35 us.
+        const core::SliceRef add = view->path()->segments[3].ref;
+        QCOMPARE(QString::fromStdString(std::string(loaded.value()->name(add))), QString("aten::add"));
+        const core::TimePs addStart = loaded.value()->start(add);
+        state.setWindow(addStart - 5'000'000, addStart + 90'000'000);
+        QComboBox *window = view->windowBox();
+        QCOMPARE(window->itemText(window->count() - 1), QString("Visible range on the timeline"));
+        window->setFocus();
+        QTest::keyClick(window, Qt::Key_End); // the last entry, as a user picks it
+        QTRY_VERIFY_WITH_TIMEOUT(computed.count() == 2, 30000);
+        QVERIFY2(view->summaryText().contains("critical path is 0.050 ms"),
+                 qPrintable(view->summaryText()));
+        QCOMPARE(state.highlights().refs->size(), size_t(7)); // the outline stays until asked
+        QTest::keyClick(window, Qt::Key_Home);
+        QTRY_VERIFY_WITH_TIMEOUT(computed.count() == 3, 30000);
+        QVERIFY(view->summaryText().contains("critical path is 0.530 ms"));
 
         // A segment row shows its event on the timeline.
         QTableView *table = view->segmentView();

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -46,6 +47,12 @@ QString kindText(const std::string &kind)
     if (kind == "wait")
         return CriticalPathView::tr("Kernel-kernel wait");
     return CriticalPathView::tr("Blocked on GPU");
+}
+
+// An event's own time (not a launch delay or a wait named after the kernel that waited).
+bool isOwnTime(const PathSegment &s)
+{
+    return s.kind == "cpu" || s.kind == "gpu" || s.kind == "sync";
 }
 
 std::vector<TimeWindow> profilerSteps(const core::Trace &trace,
@@ -105,17 +112,38 @@ CriticalPathView::CriticalPathView(QWidget *parent) : QWidget(parent)
     m_view = makeRowTable(makeTableProxy(m_segments, AnalysisTableModel::kSortRole, -1, this), this);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->setTextElideMode(Qt::ElideMiddle);
-    m_view->setMinimumHeight(12 * m_view->verticalHeader()->defaultSectionSize());
+    m_view->setMinimumHeight(5 * m_view->verticalHeader()->defaultSectionSize());
     m_view->sortByColumn(0, Qt::AscendingOrder); // path order
+    m_view->setColumnWidth(0, 60);
     giveNameColumnTheRoom(m_view, 2);
-    layout->addWidget(m_view);
+    // What to shorten first: each event's time on the path, beside the path itself.
+    m_byEvent = new AnalysisTableModel({tr("Event"), tr("Kind"), tr("On the path (us)"),
+                                        tr("% of path"), tr("Segments")},
+                                       this);
+    m_byEvent->setDecimals(2, 1);
+    m_byEvent->setDecimals(3, 2);
+    QTableView *byEvent =
+        makeRowTable(makeTableProxy(m_byEvent, AnalysisTableModel::kSortRole, -1, this), this);
+    byEvent->verticalHeader()->setDefaultSectionSize(m_view->verticalHeader()->defaultSectionSize());
+    byEvent->setTextElideMode(Qt::ElideMiddle);
+    byEvent->sortByColumn(2, Qt::DescendingOrder);
+    giveNameColumnTheRoom(byEvent, 0);
+    connect(byEvent, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        m_name->setCurrentText(index.siblingAtColumn(0).data().toString());
+    });
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(byEvent);
+    split->addWidget(m_view);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
     connect(m_view, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const auto *proxy = static_cast<const QSortFilterProxyModel *>(index.model());
         const int row = proxy->mapToSource(index).row();
         if (!m_result || row < 0 || size_t(row) >= m_result->path.segments.size())
             return;
         const PathSegment &s = m_result->path.segments[size_t(row)];
-        if (s.kind == "cpu" || s.kind == "gpu" || s.kind == "sync")
+        if (isOwnTime(s))
             m_name->setCurrentText(QString::fromStdString(s.name));
         emit sliceActivated(s.ref);
     });
@@ -172,6 +200,7 @@ void CriticalPathView::setAnalyses(core::analysis::AnalysisCachePtr cache)
     m_window->clear();
     m_name->clear();
     m_segments->setRows({});
+    m_byEvent->setRows({});
     m_show->setEnabled(false);
     m_run->setEnabled(false);
     m_whatIfLabel->clear();
@@ -188,17 +217,25 @@ void CriticalPathView::compute(int choice)
     m_whatIfLabel->clear();
     m_run->setEnabled(false);
     m_summary->setText(tr("Computing..."));
-    m_compute.start([cache = m_cache, choice] {
+    // The last entry is the timeline's visible range, read now: the user zoomed to it.
+    std::optional<TimeWindow> visible;
+    if (m_state && choice >= 0 && choice == m_window->count() - 1 && choice > 0)
+        visible = TimeWindow{m_state->t0(), m_state->t1(), tr("the visible range").toStdString()};
+    m_compute.start([cache = m_cache, choice, visible] {
         auto result = std::make_shared<Result>();
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
         const core::Trace &trace = cache->trace();
         result->steps = profilerSteps(trace, *index);
-        result->choice = choice < 0 ? (result->steps.empty() ? 0 : 1) : choice;
-        if (result->choice > int(result->steps.size()))
-            result->choice = 0;
-        std::optional<TimeWindow> window;
-        if (result->choice > 0)
-            window = result->steps[size_t(result->choice - 1)];
+        std::optional<TimeWindow> window = visible;
+        if (visible) {
+            result->choice = int(result->steps.size()) + 1;
+        } else {
+            result->choice = choice < 0 ? (result->steps.empty() ? 0 : 1) : choice;
+            if (result->choice > int(result->steps.size()))
+                result->choice = 0;
+            if (result->choice > 0)
+                window = result->steps[size_t(result->choice - 1)];
+        }
         result->graph = std::make_shared<const CriticalPathGraph>(
             buildCriticalPathGraph(trace, *index, window));
         result->path = criticalPath(trace, *result->graph);
@@ -212,11 +249,14 @@ void CriticalPathView::showResult(ResultPtr result)
     const Result &r = *m_result;
     const CriticalPath &p = r.path;
     const CriticalPathGraph &g = *r.graph;
-    if (m_window->count() != int(r.steps.size()) + 1) {
+    const int entries = int(r.steps.size()) + (m_state ? 2 : 1);
+    if (m_window->count() != entries) {
         m_window->clear();
         m_window->addItem(tr("Whole trace"));
         for (const TimeWindow &w : r.steps)
             m_window->addItem(QString::fromStdString(w.name));
+        if (m_state)
+            m_window->addItem(tr("Visible range on the timeline"));
     }
     m_window->setCurrentIndex(r.choice);
     const core::Trace &trace = m_cache->trace();
@@ -227,13 +267,21 @@ void CriticalPathView::showResult(ResultPtr result)
         rows.push_back({qlonglong(i + 1), kindText(s.kind), QString::fromStdString(s.name),
                         ms(s.start - trace.begin), double(s.weight) / 1e6, pct(s.weight, p.length),
                         QString::fromStdString(s.boundBy)});
-        if (s.kind == "cpu" || s.kind == "gpu" || s.kind == "sync")
+        if (isOwnTime(s))
             byName[s.name] += s.weight;
     }
     m_segments->setRows(std::move(rows));
+    rows.clear();
     std::vector<std::pair<core::TimePs, std::string>> names;
-    for (const auto &[name, time] : byName)
+    for (const auto &[name, time] : byName) {
         names.emplace_back(time, name);
+        auto own = [&](const PathSegment &s) { return s.name == name && isOwnTime(s); };
+        const auto first = std::find_if(p.segments.begin(), p.segments.end(), own);
+        const auto count = std::count_if(p.segments.begin(), p.segments.end(), own);
+        rows.push_back({QString::fromStdString(name), kindText(first->kind),
+                        double(time) / 1e6, pct(time, p.length), qlonglong(count)});
+    }
+    m_byEvent->setRows(std::move(rows));
     std::sort(names.rbegin(), names.rend());
     m_name->clear();
     for (size_t i = 0; i < names.size() && i < 50; ++i)

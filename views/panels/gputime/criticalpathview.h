@@ -1,8 +1,8 @@
 #pragma once
 
 // CriticalPathView: the critical path of one step of a PyTorch trace (core/analysis/gputime/
-// criticalpath.h) inside the GPU Time panel. A window chooser (each ProfilerStep#N, or the whole
-// trace), the path's length and its CPU / GPU / launch / wait shares, its segments in path order
+// criticalpath.h) inside the GPU Time panel. A window chooser (the whole trace, each
+// ProfilerStep#N, or the range the timeline shows), each event's time on the path, the path's length and its CPU / GPU / launch / wait shares, its segments in path order
 // (a click shows the event on the timeline), "Show on the timeline" (the path's events outlined
 // and its hops between tracks drawn as arrows), and what-if: an operator or kernel name and a
 // speed-up, the path searched again on a worker and the new length shown beside the old.
@@ -48,6 +48,7 @@ public:
     QPushButton *whatIfButton() const { return m_run; }
     QPushButton *showButton() const { return m_show; }
     AnalysisTableModel *segmentModel() const { return m_segments; }
+    AnalysisTableModel *byEventModel() const { return m_byEvent; }
     QTableView *segmentView() const { return m_view; }
     // The path on screen (nullptr before the first result).
     const core::analysis::gputime::CriticalPath *path() const;
@@ -68,7 +69,7 @@ private:
     using ResultPtr = std::shared_ptr<const Result>;
     using PathPtr = std::shared_ptr<const core::analysis::gputime::CriticalPath>;
 
-    void compute(int choice); // -1: the first step, else the whole trace
+    void compute(int choice); // -1: the first step, else the whole trace; index of m_window
     void showResult(ResultPtr result);
     void showWhatIf(PathPtr path);
     void runWhatIf();
@@ -81,6 +82,7 @@ private:
     QLabel *m_summary = nullptr;
     QPushButton *m_show = nullptr;
     AnalysisTableModel *m_segments = nullptr;
+    AnalysisTableModel *m_byEvent = nullptr; // each name's time on the path, the most first
     QTableView *m_view = nullptr;
     QComboBox *m_name = nullptr;
     QDoubleSpinBox *m_factor = nullptr;

@@ -15,6 +15,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -93,16 +94,20 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
+    m_status = new QLabel(tr("No trace loaded."), this);
+    m_status->setWordWrap(true);
+    m_status->setContentsMargins(6, 4, 6, 0);
+    outer->addWidget(m_status);
+    // Two questions, two tabs: where the GPU's time went, and what to shorten first.
+    m_tabs = new QTabWidget(this);
+    outer->addWidget(m_tabs, 1);
+    auto *scroll = new QScrollArea(m_tabs);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(scroll);
+    m_tabs->addTab(scroll, tr("Breakdown"));
     auto *body = new QWidget(scroll);
     scroll->setWidget(body);
     auto *layout = new QVBoxLayout(body);
-    m_status = new QLabel(tr("No trace loaded."), body);
-    m_status->setWordWrap(true);
-    layout->addWidget(m_status);
 
     m_temporal = tableModel({tr("Device"), tr("Span (us)"), tr("Idle (us)"), tr("Idle %"),
                              tr("Compute (us)"), tr("Compute %"), tr("Non-compute (us)"),
@@ -173,10 +178,13 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                         tr("Launches queued on a stream and not yet started; blocked is the "
                            "time at %1 queued launches, where CUDA makes the next launch wait.")
                             .arg(kMaxLaunchQueue));
-    m_criticalPath = new CriticalPathView(body);
-    layout->addWidget(makeCard(tr("Critical path"), m_criticalPath, body));
-    connect(m_criticalPath, &CriticalPathView::sliceActivated, this, &GpuTimePanel::sliceActivated);
     layout->addStretch(1);
+    auto *pathPage = new QWidget(m_tabs);
+    auto *pathLayout = new QVBoxLayout(pathPage);
+    m_criticalPath = new CriticalPathView(pathPage);
+    pathLayout->addWidget(m_criticalPath);
+    m_tabs->addTab(pathPage, tr("Critical path"));
+    connect(m_criticalPath, &CriticalPathView::sliceActivated, this, &GpuTimePanel::sliceActivated);
 }
 
 GpuTimePanel::~GpuTimePanel() = default;

@@ -19,6 +19,7 @@
 
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 
 namespace tracedesk::core::analysis::gputime {
@@ -55,6 +56,7 @@ public:
     QTableView *launchView() const { return m_launchView; }
     QPushButton *outlineButton() const { return m_outline; }
     CriticalPathView *criticalPathView() const { return m_criticalPath; }
+    QTabWidget *tabs() const { return m_tabs; }
 
 signals:
     void computed();
@@ -80,6 +82,7 @@ private:
     QTableView *m_launchView = nullptr;
     QPushButton *m_outline = nullptr;
     CriticalPathView *m_criticalPath = nullptr;
+    QTabWidget *m_tabs = nullptr;
     QList<QTableView *> m_views;
     std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};

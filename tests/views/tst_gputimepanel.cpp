@@ -10,6 +10,7 @@
 #include "core/io/traceloader.h"
 #include "views/panels/gputime/criticalpathview.h"
 #include "views/panels/gputime/gputimepanel.h"
+#include "views/panels/pytorch/frameworkpages.h"
 #include "views/timeline/timelinestate.h"
 #include "views/panels/overview/analysistablemodel.h"
 
@@ -131,6 +132,21 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
         QVERIFY2(panel.statusText().startsWith("rank "), qPrintable(panel.statusText()));
         QVERIFY(panel.statusText().contains(" of "));
+        QVERIFY(panel.statusText().contains("The GPU was idle"));
+
+        // The rank chooser of the PyTorch views: the second rank, picked with the keyboard.
+        QComboBox *chooser = panel.pages()->rankChooser();
+        QVERIFY(chooser);
+        panel.show();
+        QVERIFY(chooser->isVisible());
+        QCOMPARE(chooser->count(), 2);
+        const QString first = panel.statusText().section(':', 0, 0);
+        chooser->setFocus();
+        QTest::keyClick(chooser, Qt::Key_Down);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2, 60000);
+        QVERIFY2(panel.statusText().startsWith(chooser->itemText(1).section(" of ", 0, 0) + " of "),
+                 qPrintable(panel.statusText() + " / " + chooser->itemText(1)));
+        QVERIFY(panel.statusText().section(':', 0, 0) != first);
         QVERIFY(panel.statusText().contains("The GPU was idle"));
     }
 

@@ -8,6 +8,7 @@
 #include "views/panels/common/rowtable.h"
 #include "views/panels/overview/analysistablemodel.h"
 #include "views/panels/overview/overviewpanel.h"
+#include "views/panels/pytorch/frameworkpages.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -92,14 +93,17 @@ QString text(const std::string &s)
 
 GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
 {
-    auto *outer = new QVBoxLayout(this);
+    // The panel's page for traces with GPU work (with the rank chooser of a merged run above
+    // it), and a line saying why for the others.
+    auto *content = new QWidget(this);
+    auto *outer = new QVBoxLayout(content);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_status = new QLabel(tr("No trace loaded."), this);
+    m_status = new QLabel(tr("No trace loaded."), content);
     m_status->setWordWrap(true);
     m_status->setContentsMargins(6, 4, 6, 0);
     outer->addWidget(m_status);
     // Two questions, two tabs: where the GPU's time went, and what to shorten first.
-    m_tabs = new QTabWidget(this);
+    m_tabs = new QTabWidget(content);
     outer->addWidget(m_tabs, 1);
     auto *scroll = new QScrollArea(m_tabs);
     scroll->setWidgetResizable(true);
@@ -185,6 +189,17 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     pathLayout->addWidget(m_criticalPath);
     m_tabs->addTab(pathPage, tr("Critical path"));
     connect(m_criticalPath, &CriticalPathView::sliceActivated, this, &GpuTimePanel::sliceActivated);
+
+    m_otherProfile = new QLabel(tr("No trace loaded."), this);
+    m_otherProfile->setWordWrap(true);
+    m_otherProfile->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_otherProfile->setContentsMargins(9, 9, 9, 9);
+    m_pages = new FrameworkPages(this, m_otherProfile, content,
+                                 [this](const core::analysis::AnalysisCachePtr &rank) {
+                                     showAnalyses(rank);
+                                 });
+    m_pages->setPageFor(
+        [](const core::Trace &trace) { return core::analysis::hasGpuActivityRoles(trace); });
 }
 
 GpuTimePanel::~GpuTimePanel() = default;
@@ -214,6 +229,18 @@ QString GpuTimePanel::statusText() const
 
 void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
 {
+    const core::analysis::AnalysisCachePtr other = m_pages->route(cache);
+    if (!other)
+        return;
+    const QString why = notApplicableReason(other->trace());
+    m_status->setText(why);
+    m_otherProfile->setText(why);
+    emit computed();
+}
+
+// One rank's analyses (the whole trace unless it is a merged run), or nullptr to clear.
+void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
+{
     m_compute.cancel();
     m_cache = std::move(cache);
     m_report.reset();
@@ -221,18 +248,12 @@ void GpuTimePanel::setAnalyses(core::analysis::AnalysisCachePtr cache)
     m_outline->setEnabled(false);
     for (AnalysisTableModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
         m->setRows({});
-    if (!m_cache) {
-        m_criticalPath->setAnalyses(nullptr);
-        m_status->setText(tr("No trace loaded."));
-        return;
-    }
-    if (const QString why = notApplicableReason(m_cache->trace()); !why.isEmpty()) {
-        m_criticalPath->setAnalyses(nullptr);
-        m_status->setText(why);
-        emit computed();
-        return;
-    }
     m_criticalPath->setAnalyses(m_cache);
+    if (!m_cache) {
+        m_status->setText(tr("No trace loaded."));
+        m_otherProfile->setText(tr("No trace loaded."));
+        return;
+    }
     m_status->setText(tr("Computing..."));
     m_compute.start([cache = m_cache] {
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
@@ -309,10 +330,8 @@ void GpuTimePanel::showReport(ReportPtr report)
                                 : tr("mostly long gaps with the launch already queued (%1 %)");
         cause = cause.arg(100.0 * top / gaps, 0, 'f', 1);
     }
-    const QString scope = r.scope.empty()
-                              ? QString()
-                              : tr("%1 (the first; gpu-time --rank N for another): ")
-                                    .arg(QString::fromStdString(r.scope));
+    const QString scope =
+        r.scope.empty() ? QString() : tr("%1: ").arg(QString::fromStdString(r.scope));
     m_status->setText(
         scope
         + tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %5 launch outliers of %6 "

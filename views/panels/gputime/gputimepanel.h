@@ -5,8 +5,9 @@
 // threshold stated), kernel time by type and overlap, the launch outliers (runtime over 50 us or
 // launch delay over 100 us; a click shows the launch on the timeline), each aten operator's
 // kernel sequence with its delays, the launch queue per stream, and the critical path of a step
-// with what-if speed-ups (CriticalPathView). Computed on a worker when the panel is first shown;
-// GUI thread only.
+// with what-if speed-ups (CriticalPathView). A merged run of ranks gets the PyTorch views' rank
+// chooser (FrameworkPages): the panel describes the chosen rank. Computed on a worker when the
+// panel is first shown; GUI thread only.
 
 #include "core/analysis/analysiscache.h"
 #include "views/panels/common/panelcompute.h"
@@ -30,6 +31,7 @@ namespace tracedesk::views {
 
 class AnalysisTableModel;
 class CriticalPathView;
+class FrameworkPages;
 class TimelineState;
 
 class GpuTimePanel : public QWidget
@@ -57,6 +59,7 @@ public:
     QPushButton *outlineButton() const { return m_outline; }
     CriticalPathView *criticalPathView() const { return m_criticalPath; }
     QTabWidget *tabs() const { return m_tabs; }
+    FrameworkPages *pages() const { return m_pages; }
 
 signals:
     void computed();
@@ -68,6 +71,7 @@ signals:
 
 private:
     using ReportPtr = std::shared_ptr<const core::analysis::gputime::GpuTimeReport>;
+    void showAnalyses(core::analysis::AnalysisCachePtr cache);
     void showReport(ReportPtr report);
 
     core::analysis::AnalysisCachePtr m_cache;
@@ -83,6 +87,8 @@ private:
     QPushButton *m_outline = nullptr;
     CriticalPathView *m_criticalPath = nullptr;
     QTabWidget *m_tabs = nullptr;
+    FrameworkPages *m_pages = nullptr;
+    QLabel *m_otherProfile = nullptr; // the page for profiles without GPU work
     QList<QTableView *> m_views;
     std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
     PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};

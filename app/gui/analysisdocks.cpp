@@ -147,6 +147,8 @@ Panel *AnalysisDocks::addPanel(const QString &objectName, const QString &title)
         connect(panel, &Panel::graphRequested, this, &AnalysisDocks::showGraph);
     if constexpr (requires { &Panel::sliceActivated; })
         connect(panel, &Panel::sliceActivated, m_timeline, &views::TimelineWidget::revealSlice);
+    if constexpr (requires { &Panel::scrollRequested; })
+        connect(panel, &Panel::scrollRequested, m_timeline, &views::TimelineWidget::scrollToSlice);
     return panel;
 }
 

@@ -268,7 +268,12 @@ private slots:
 
         // On the timeline: the seven events the path passes through (aten::mm, its launch, gemm,
         // the sync call, aten::add, its launch, add_kernel) and its three hops between tracks.
+        QSignalSpy scrolled(&panel, &views::GpuTimePanel::scrollRequested);
         QTest::mouseClick(view->showButton(), Qt::LeftButton);
+        QCOMPARE(scrolled.count(), 1); // to the path's first event, aten::mm
+        QCOMPARE(QString::fromStdString(std::string(
+                     loaded.value()->name(scrolled.takeFirst().at(0).value<core::SliceRef>()))),
+                 QString("aten::mm"));
         const views::TimelineState::Highlights &h = state.highlights();
         QVERIFY(h.refs);
         QCOMPARE(h.refs->size(), size_t(7));

@@ -293,7 +293,9 @@ private:
             if (synced[e.to])
                 continue;
             e.weight = std::max<TimePs>(0, m_graph.nodeTime(e.to) - m_graph.nodeTime(e.from));
-            m_graph.events[e.to / 2].unsyncedWait = true;
+            // An event query returns at once: its time is the CPU's, not a wait on the GPU.
+            const std::string_view name = m_trace.name(m_graph.events[e.to / 2].ref);
+            m_graph.events[e.to / 2].unsyncedWait = name != "cudaEventQuery" && name != "hipEventQuery";
         }
     }
 

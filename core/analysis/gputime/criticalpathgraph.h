@@ -14,7 +14,8 @@
 //   (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize/Query, cudaMemcpy[Async])
 //   weighs nothing: its wait is the GPU's, reached through a sync edge. HTA's rule assumes the
 //   trace recorded that sync (cuda_sync events, PyTorch 2.1+); where no sync edge reaches the
-//   call, it keeps its measured time (`unsyncedWait`), or the path would lose the wait.
+//   call, it keeps its measured time, or the path would lose the wait: as a wait on the GPU
+//   (`unsyncedWait`), except an event query, which returns at once and is CPU time.
 // - Dependency (weight 0): consecutive top-level operators of a thread, and calls that hold the
 //   CUDA runtime lock (cudaLaunchKernel, cudaMemcpyAsync, cudaHostAlloc) across threads in the
 //   order they finished. The backward thread's events join the forward thread's when each is
@@ -57,7 +58,7 @@ struct PathEvent
     TimePs end = 0;
     bool gpu = false;
     bool blocking = false;                 // a blocking CUDA call: its own edge weighs 0
-    bool unsyncedWait = false;             // ... but no sync edge reaches it: it keeps its time
+    bool unsyncedWait = false;             // ... but no sync edge reaches it: it waits here
     bool communication = false;            // a GPU communication kernel
     uint32_t parent = pytorch::kNoIndex;   // the enclosing CPU event on its thread
 };

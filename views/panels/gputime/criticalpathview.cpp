@@ -46,7 +46,7 @@ QString kindText(const std::string &kind)
         return CriticalPathView::tr("Launch delay");
     if (kind == "wait")
         return CriticalPathView::tr("Kernel-kernel wait");
-    return CriticalPathView::tr("Blocked on GPU");
+    return CriticalPathView::tr("Waits on GPU");
 }
 
 // An event's own time (not a launch delay or a wait named after the kernel that waited).
@@ -115,6 +115,7 @@ CriticalPathView::CriticalPathView(QWidget *parent) : QWidget(parent)
     m_view->setMinimumHeight(5 * m_view->verticalHeader()->defaultSectionSize());
     m_view->sortByColumn(0, Qt::AscendingOrder); // path order
     m_view->setColumnWidth(0, 60);
+    m_view->setColumnWidth(1, 120);
     giveNameColumnTheRoom(m_view, 2);
     // What to shorten first: each event's time on the path, beside the path itself.
     m_byEvent = new AnalysisTableModel({tr("Event"), tr("Kind"), tr("On the path (us)"),
@@ -361,6 +362,8 @@ void CriticalPathView::showOnTimeline()
     m_state->setWindow(w.start, std::max(w.end, w.start + 1));
     m_state->setHighlights({tr("critical path of %1").arg(QString::fromStdString(w.name)), refs,
                             refs->size(), std::move(links)});
+    if (!p.segments.empty())
+        emit scrollRequested(p.segments.front().ref);
 }
 
 } // namespace tracedesk::views

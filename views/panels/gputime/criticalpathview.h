@@ -57,6 +57,8 @@ signals:
     void computed();
     void whatIfComputed();
     void sliceActivated(tracedesk::core::SliceRef slice);
+    // The timeline should scroll the slice's row into view, keeping its time window.
+    void scrollRequested(tracedesk::core::SliceRef slice);
 
 private:
     struct Result

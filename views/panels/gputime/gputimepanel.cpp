@@ -189,6 +189,7 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     pathLayout->addWidget(m_criticalPath);
     m_tabs->addTab(pathPage, tr("Critical path"));
     connect(m_criticalPath, &CriticalPathView::sliceActivated, this, &GpuTimePanel::sliceActivated);
+    connect(m_criticalPath, &CriticalPathView::scrollRequested, this, &GpuTimePanel::scrollRequested);
 
     m_otherProfile = new QLabel(tr("No trace loaded."), this);
     m_otherProfile->setWordWrap(true);

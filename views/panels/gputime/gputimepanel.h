@@ -64,6 +64,7 @@ public:
 signals:
     void computed();
     void sliceActivated(tracedesk::core::SliceRef slice);
+    void scrollRequested(tracedesk::core::SliceRef slice);
     // Outlines `refs` on the timeline, showing [start, end) (every launch outlier at once).
     void rangeActivated(tracedesk::core::TimePs start, tracedesk::core::TimePs end,
                         const QString &label,

@@ -320,6 +320,38 @@ private slots:
                  qPrintable(QString("%1 -> %2, its time %3").arg(p.length).arg(faster.length).arg(itsTime)));
     }
 
+    // Every real Kineto trace: a path is found (no cycle), its segments add up to it, and it
+    // is no longer than the span of the events it was built from.
+    void everyKinetoFixture_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString &name : testsupport::kinetoFixtureNames())
+            QTest::newRow(qPrintable(name)) << testsupport::realChromeJsonDir() + name;
+    }
+
+    void everyKinetoFixture()
+    {
+        QFETCH(QString, path);
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        auto loaded = loadTrace(path.toStdString());
+        QVERIFY(loaded);
+        const Trace &trace = *loaded.value();
+        const auto index = pytorch::buildKinetoIndex(trace);
+        const auto graph = gputime::buildCriticalPathGraph(trace, index, std::nullopt);
+        const CriticalPath p = gputime::criticalPath(trace, graph);
+        QVERIFY2(p.error.empty(), p.error.c_str());
+        QCOMPARE(segmentSum(p), p.length);
+        if (graph.events.empty())
+            return;
+        TimePs first = graph.events.front().start, last = graph.events.front().end;
+        for (const gputime::PathEvent &e : graph.events) {
+            first = std::min(first, e.start);
+            last = std::max(last, e.end);
+        }
+        QVERIFY(p.length <= last - first);
+        QVERIFY(p.length > 0);
+    }
+
     // The JSON contract, and the segments adding up to the length as the file states it.
     void cliJson()
     {

@@ -96,8 +96,9 @@ void writeText(const CriticalPathGraph &graph, const CriticalPath &p,
     std::printf("Critical path (%s), by HolisticTraceAnalysis's lightweight rules.\n",
                 graph.window.name.c_str());
     if (!graph.syncEvents)
-        std::printf("The trace recorded no CUDA synchronisation events: waits of the CPU on the GPU "
-                    "are not seen: blocking calls keep their time as 'sync' segments.\n");
+        std::printf(
+            "The trace recorded no CUDA synchronisation events: waits of the CPU on the GPU "
+            "are not seen: blocking calls keep their time as 'sync' segments.\n");
     std::printf("\nLength %.1f us of a %.1f us window: CPU %.1f%%, GPU %.1f%%, launch %.1f%%, "
                 "kernel-to-kernel wait %.1f%%, blocked on the GPU (sync not recorded) %.1f%%\n",
                 us(p.length), us(graph.window.end - graph.window.start), pct(p.cpu, p.length),
@@ -142,9 +143,9 @@ int runCriticalPath(int argc, char **argv)
     ParsedArgs args;
     std::string error;
     const std::vector<OptionSpec> specs = {
-        {"json", false},      {"rank", true},    {"step", true},  {"annotation", true},
-        {"instance", true},   {"speedup", true}, {"run", true},   {"no-cache", false},
-        {"help", false}};
+        {"json", false},      {"rank", true},      {"step", true},
+        {"annotation", true}, {"instance", true},  {"speedup", true},
+        {"run", true},        {"no-cache", false}, {"help", false}};
     if (!parseArgs(argc, argv, 2, specs, &args, &error))
         return fail("critical-path: " + error, kExitUsage);
     if (args.has("help")) {
@@ -174,9 +175,9 @@ int runCriticalPath(int argc, char **argv)
     if (!trace)
         return fail(trace.message());
     if (!core::analysis::hasGpuActivityRoles(*trace.value()))
-        return fail("critical-path: " + args.positional.front()
-                    + " has no GPU kernels with their launches; the critical path reads PyTorch "
-                      "profiler traces");
+        return fail("critical-path: " + args.positional.front() +
+                    " has no GPU kernels with their launches; the critical path reads PyTorch "
+                    "profiler traces");
     auto cache = std::make_shared<core::analysis::AnalysisCache>(trace.value());
     int code = kExitError;
     const auto ranked = pytorchRankAnalyses(cache, "critical-path", rankOption(args), json, &code);
@@ -188,30 +189,33 @@ int runCriticalPath(int argc, char **argv)
     if (args.has("step")) {
         window = profilerStepWindow(t, *index, int64_t(step));
         if (!window)
-            return fail("critical-path: " + args.positional.front() + " has no ProfilerStep#"
-                        + std::to_string(step));
+            return fail("critical-path: " + args.positional.front() + " has no ProfilerStep#" +
+                        std::to_string(step));
     } else if (args.has("annotation")) {
         window = annotationWindow(t, *index, args.value("annotation"), size_t(instance));
         if (!window)
-            return fail("critical-path: " + args.positional.front() + " has no instance "
-                        + std::to_string(instance) + " of an operator or annotation named like '"
-                        + args.value("annotation") + "'");
+            return fail("critical-path: " + args.positional.front() + " has no instance " +
+                        std::to_string(instance) + " of an operator or annotation named like '" +
+                        args.value("annotation") + "'");
     }
     const CriticalPathGraph graph = buildCriticalPathGraph(t, *index, window);
     const CriticalPath path = criticalPath(t, graph);
     if (!path.error.empty())
         return fail("critical-path: " + args.positional.front() + ": " + path.error);
     if (graph.events.empty())
-        return fail("critical-path: " + args.positional.front() + " has no operators, calls or "
-                    "kernels in " + graph.window.name);
+        return fail("critical-path: " + args.positional.front() +
+                    " has no operators, calls or "
+                    "kernels in " +
+                    graph.window.name);
     if (whatIf) {
         whatIf->path = criticalPath(t, graph, {whatIf->speedUp});
         if (whatIf->path.affectedEvents == 0)
-            return fail("critical-path: no operator or kernel named '" + whatIf->speedUp.name
-                        + "' in " + graph.window.name);
+            return fail("critical-path: no operator or kernel named '" + whatIf->speedUp.name +
+                        "' in " + graph.window.name);
     }
     if (json)
-        writeJson(t, graph, path, whatIf, index->scope.wholeTrace ? 0 : int64_t(index->scope.section));
+        writeJson(t, graph, path, whatIf,
+                  index->scope.wholeTrace ? 0 : int64_t(index->scope.section));
     else
         writeText(graph, path, whatIf);
     return kExitOk;

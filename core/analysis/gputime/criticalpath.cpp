@@ -56,9 +56,12 @@ std::vector<double> speedUpFactors(const Trace &trace, const CriticalPathGraph &
 const char *boundBy(const PathEdge &edge, const PathEvent &event)
 {
     switch (edge.kind) {
-    case PathEdgeKind::LaunchDelay: return "gpu_kernel_launch_overhead";
-    case PathEdgeKind::KernelKernelDelay: return "gpu_kernel_kernel_overhead";
-    default: break;
+    case PathEdgeKind::LaunchDelay:
+        return "gpu_kernel_launch_overhead";
+    case PathEdgeKind::KernelKernelDelay:
+        return "gpu_kernel_kernel_overhead";
+    default:
+        break;
     }
     if (event.unsyncedWait)
         return "cpu_blocked_on_gpu";
@@ -80,8 +83,8 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
     std::vector<TimePs> weight(graph.edges.size());
     for (size_t i = 0; i < graph.edges.size(); ++i) {
         const PathEdge &e = graph.edges[i];
-        const bool scaled = e.kind == PathEdgeKind::Operator && e.event != kNoIndex
-                            && factor[e.event] != 1.0;
+        const bool scaled =
+            e.kind == PathEdgeKind::Operator && e.event != kNoIndex && factor[e.event] != 1.0;
         weight[i] = scaled ? TimePs(std::llround(double(e.weight) / factor[e.event])) : e.weight;
     }
 
@@ -124,8 +127,8 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
         }
     }
     if (order.size() < n) {
-        out.error = "the dependency graph has a cycle (" + std::to_string(n - order.size())
-                    + " nodes on or after one); the trace's events contradict each other";
+        out.error = "the dependency graph has a cycle (" + std::to_string(n - order.size()) +
+                    " nodes on or after one); the trace's events contradict each other";
         return out;
     }
     uint32_t last = order.front();
@@ -143,8 +146,8 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
         out.nodes.push_back(graph.edges[i].to);
         const PathEdge &e = graph.edges[i];
         const TimePs w = weight[i];
-        if (w <= 0 || (e.kind != PathEdgeKind::Operator && e.kind != PathEdgeKind::LaunchDelay
-                       && e.kind != PathEdgeKind::KernelKernelDelay))
+        if (w <= 0 || (e.kind != PathEdgeKind::Operator && e.kind != PathEdgeKind::LaunchDelay &&
+                       e.kind != PathEdgeKind::KernelKernelDelay))
             continue;
         const bool delay = e.kind != PathEdgeKind::Operator;
         const uint32_t event = delay ? e.to / 2 : e.event;
@@ -152,18 +155,18 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
             continue;
         const PathEvent &ev = graph.events[event];
         const bool blocked = !delay && ev.unsyncedWait;
-        const char *kind = e.kind == PathEdgeKind::LaunchDelay        ? "launch"
+        const char *kind = e.kind == PathEdgeKind::LaunchDelay         ? "launch"
                            : e.kind == PathEdgeKind::KernelKernelDelay ? "wait"
                            : blocked                                   ? "sync"
                            : ev.gpu                                    ? "gpu"
                                                                        : "cpu";
-        (e.kind == PathEdgeKind::LaunchDelay        ? out.launch
+        (e.kind == PathEdgeKind::LaunchDelay         ? out.launch
          : e.kind == PathEdgeKind::KernelKernelDelay ? out.wait
          : blocked                                   ? out.sync
          : ev.gpu                                    ? out.gpu
                                                      : out.cpu) += w;
-        if (!out.segments.empty() && out.segments.back().event == event
-            && out.segments.back().kind == kind) {
+        if (!out.segments.empty() && out.segments.back().event == event &&
+            out.segments.back().kind == kind) {
             out.segments.back().weight += w;
             continue;
         }
@@ -213,8 +216,8 @@ std::optional<TimeWindow> annotationWindow(const Trace &trace, const pytorch::Ki
 {
     std::vector<const pytorch::KinetoNode *> matches;
     for (const pytorch::KinetoNode &node : index.nodes) {
-        if ((node.role == SliceRole::CpuOp || node.role == SliceRole::UserAnnotation)
-            && trace.name(node.ref).find(text) != std::string_view::npos)
+        if ((node.role == SliceRole::CpuOp || node.role == SliceRole::UserAnnotation) &&
+            trace.name(node.ref).find(text) != std::string_view::npos)
             matches.push_back(&node);
     }
     std::stable_sort(matches.begin(), matches.end(),

@@ -27,24 +27,24 @@ namespace tracedesk::core::analysis::gputime {
 
 struct PathSegment
 {
-    std::string name;     // the event the time belongs to
-    std::string kind;     // "cpu", "gpu", "launch", "wait" or "sync"
-    std::string boundBy;  // HTA's class of the time
-    SliceRef ref;         // the event (for launch and wait: the kernel that was delayed)
-    TimePs start = 0;     // when the segment's first edge starts
-    TimePs weight = 0;    // ps on the path (after speed-ups)
+    std::string name;    // the event the time belongs to
+    std::string kind;    // "cpu", "gpu", "launch", "wait" or "sync"
+    std::string boundBy; // HTA's class of the time
+    SliceRef ref;        // the event (for launch and wait: the kernel that was delayed)
+    TimePs start = 0;    // when the segment's first edge starts
+    TimePs weight = 0;   // ps on the path (after speed-ups)
     uint32_t event = pytorch::kNoIndex;
 };
 
 struct SpeedUp
 {
-    std::string name; // every event of this name
+    std::string name;  // every event of this name
     double factor = 1; // > 0; 2 halves their time
 };
 
 struct CriticalPath
 {
-    std::string error;  // non-empty when no path could be found (a cycle in the graph)
+    std::string error; // non-empty when no path could be found (a cycle in the graph)
     TimePs length = 0;
     TimePs cpu = 0;
     TimePs gpu = 0;

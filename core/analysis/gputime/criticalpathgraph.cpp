@@ -20,10 +20,10 @@ constexpr TimePs kKernelKernelDelayThreshold = TimePs(kKernelKernelDelayThreshol
 
 bool isBlockingCall(std::string_view n)
 {
-    return n == "cudaDeviceSynchronize" || n == "cudaStreamSynchronize" || n == "cudaEventQuery"
-           || n == "cudaEventSynchronize" || n == "cudaMemcpy" || n == "cudaMemcpyAsync"
-           || n == "hipDeviceSynchronize" || n == "hipStreamSynchronize" || n == "hipEventQuery"
-           || n == "hipEventSynchronize" || n == "hipMemcpy" || n == "hipMemcpyAsync";
+    return n == "cudaDeviceSynchronize" || n == "cudaStreamSynchronize" || n == "cudaEventQuery" ||
+           n == "cudaEventSynchronize" || n == "cudaMemcpy" || n == "cudaMemcpyAsync" ||
+           n == "hipDeviceSynchronize" || n == "hipStreamSynchronize" || n == "hipEventQuery" ||
+           n == "hipEventSynchronize" || n == "hipMemcpy" || n == "hipMemcpyAsync";
 }
 
 // Calls serialised by the CUDA runtime's lock: only one makes progress at a time.
@@ -54,7 +54,7 @@ struct SyncEvent
     TimePs end = 0;
     int64_t device = 0;
     int64_t stream = 0;
-    uint32_t runtime = kNoIndex;    // the CPU call that waited or recorded the wait
+    uint32_t runtime = kNoIndex; // the CPU call that waited or recorded the wait
     int64_t waitOnStream = kNoValue;
     int64_t recordCorrelation = kNoValue; // the cudaEventRecord waited on
 };
@@ -62,8 +62,11 @@ struct SyncEvent
 class GraphBuilder
 {
 public:
-    GraphBuilder(const Trace &trace, const KinetoIndex &index, const std::optional<TimeWindow> &window)
-        : m_trace(trace), m_index(index), m_window(window)
+    GraphBuilder(const Trace &trace, const KinetoIndex &index,
+                 const std::optional<TimeWindow> &window)
+        : m_trace(trace)
+        , m_index(index)
+        , m_window(window)
     {
         m_graph.window = window ? *window : TimeWindow{trace.begin, trace.end, "whole trace"};
     }
@@ -104,7 +107,8 @@ private:
         e.from = from;
         e.to = to;
         e.kind = kind;
-        const bool timed = kind != PathEdgeKind::Dependency && kind != PathEdgeKind::Sync && !zeroWeight;
+        const bool timed =
+            kind != PathEdgeKind::Dependency && kind != PathEdgeKind::Sync && !zeroWeight;
         e.weight = timed ? std::max<TimePs>(0, m_graph.nodeTime(to) - m_graph.nodeTime(from)) : 0;
         e.event = event;
         m_graph.edges.push_back(e);
@@ -129,9 +133,9 @@ private:
             const pytorch::KinetoThread &thread = m_index.threads[t];
             for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
                 const pytorch::KinetoNode &node = m_index.nodes[n];
-                if ((node.role != SliceRole::CpuOp && node.role != SliceRole::UserAnnotation)
-                    || node.end <= node.start || !inWindow(node.start)
-                    || m_trace.name(node.ref).find(part) == std::string_view::npos)
+                if ((node.role != SliceRole::CpuOp && node.role != SliceRole::UserAnnotation) ||
+                    node.end <= node.start || !inWindow(node.start) ||
+                    m_trace.name(node.ref).find(part) == std::string_view::npos)
                     continue;
                 if (found != kNoIndex && found != t)
                     return kNoIndex;
@@ -295,7 +299,8 @@ private:
             e.weight = std::max<TimePs>(0, m_graph.nodeTime(e.to) - m_graph.nodeTime(e.from));
             // An event query returns at once: its time is the CPU's, not a wait on the GPU.
             const std::string_view name = m_trace.name(m_graph.events[e.to / 2].ref);
-            m_graph.events[e.to / 2].unsyncedWait = name != "cudaEventQuery" && name != "hipEventQuery";
+            m_graph.events[e.to / 2].unsyncedWait =
+                name != "cudaEventQuery" && name != "hipEventQuery";
         }
     }
 
@@ -319,8 +324,8 @@ private:
         std::vector<SyncEvent> out;
         for (uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             const Track &track = m_trace.tracks[t];
-            if (track.type != TrackType::Slices || !m_index.scope.includes(m_trace, track.plane)
-                || m_index.threadOfTrack(t) != kNoIndex)
+            if (track.type != TrackType::Slices || !m_index.scope.includes(m_trace, track.plane) ||
+                m_index.threadOfTrack(t) != kNoIndex)
                 continue;
             checkCancelled();
             for (uint32_t r = 0; r < track.rows.size(); ++r) {
@@ -336,7 +341,8 @@ private:
                     s.device = device != kNoValue ? device : m_trace.planes[track.plane].id;
                     const int64_t stream = m_trace.side(ref, SideColumn::Stream);
                     s.stream = stream != kNoValue ? stream : track.sourceId;
-                    s.runtime = m_index.runtimeForCorrelation(m_trace.side(ref, SideColumn::CorrelationId));
+                    s.runtime =
+                        m_index.runtimeForCorrelation(m_trace.side(ref, SideColumn::CorrelationId));
                     if (hasWaitOnStream)
                         s.waitOnStream = intArg(ref, waitOnStream);
                     if (hasRecord)
@@ -443,7 +449,7 @@ private:
         std::stable_sort(items.begin(), items.end(),
                          [](const Item &x, const Item &y) { return x.at < y.at; });
 
-        std::map<StreamKey, uint32_t> lastOnStream; // end node of the stream's last activity
+        std::map<StreamKey, uint32_t> lastOnStream;      // end node of the stream's last activity
         std::unordered_map<uint32_t, uint32_t> waitsFor; // kernel event -> event it waits for
         for (const Item &item : items) {
             if (item.activity == kNoIndex) {
@@ -451,19 +457,21 @@ private:
                 const uint32_t caller = m_eventOfRuntime[s.runtime];
                 if (s.name == "Stream Wait Event") {
                     const uint32_t source = recordedKernel(s);
-                    const uint32_t dest = nextLaunchedFrom(
-                        {s.device, s.stream}, m_index.runtimes[s.runtime].thread,
-                        m_index.runtimes[s.runtime].start);
+                    const uint32_t dest =
+                        nextLaunchedFrom({s.device, s.stream}, m_index.runtimes[s.runtime].thread,
+                                         m_index.runtimes[s.runtime].start);
                     if (source != kNoIndex && dest != kNoIndex)
                         waitsFor[dest] = source;
                 } else if (s.name == "Event Sync") {
                     const uint32_t source = recordedKernel(s);
                     if (source != kNoIndex && caller != kNoIndex)
                         addEdge(endNode(source), endNode(caller), PathEdgeKind::Sync);
-                } else if (caller != kNoIndex && (s.name == "Stream Sync" || s.name == "Context Sync")) {
+                } else if (caller != kNoIndex &&
+                           (s.name == "Stream Sync" || s.name == "Context Sync")) {
                     for (const auto &[key, node] : lastOnStream) {
-                        const bool waited = s.name == "Context Sync" ? key.first == s.device
-                                                                     : key == StreamKey{s.device, s.stream};
+                        const bool waited = s.name == "Context Sync"
+                                                ? key.first == s.device
+                                                : key == StreamKey{s.device, s.stream};
                         if (waited)
                             addEdge(node, endNode(caller), PathEdgeKind::Sync);
                     }
@@ -493,12 +501,13 @@ private:
         const uint32_t launch = m_eventOfRuntime[act.runtime];
         const bool queueWasEmpty = m_queueAtLaunch[a] == 1 && m_queueAtStart[a] == 0;
         bool launchDelay = false;
-        if (queueWasEmpty && (last == kNoIndex || m_graph.nodeTime(last) < launched)
-            && (source == kNoIndex || m_graph.events[source].end < launched)) {
+        if (queueWasEmpty && (last == kNoIndex || m_graph.nodeTime(last) < launched) &&
+            (source == kNoIndex || m_graph.events[source].end < launched)) {
             addEdge(startNode(launch), startNode(e), PathEdgeKind::LaunchDelay);
             launchDelay = true;
-        } else if (last != kNoIndex && act.start - m_graph.nodeTime(last) < kKernelKernelDelayThreshold
-                   && (source == kNoIndex || m_graph.events[source].end < m_graph.nodeTime(last))) {
+        } else if (last != kNoIndex &&
+                   act.start - m_graph.nodeTime(last) < kKernelKernelDelayThreshold &&
+                   (source == kNoIndex || m_graph.events[source].end < m_graph.nodeTime(last))) {
             addEdge(last, startNode(e), PathEdgeKind::KernelKernelDelay, last / 2);
         }
         if (!launchDelay)
@@ -518,7 +527,8 @@ private:
     std::vector<bool> m_isLockEvent;
     std::vector<int64_t> m_queueAtLaunch;
     std::vector<int64_t> m_queueAtStart;
-    std::map<StreamKey, std::vector<std::pair<TimePs, uint32_t>>> m_launchesOn; // (launch, activity)
+    std::map<StreamKey, std::vector<std::pair<TimePs, uint32_t>>>
+        m_launchesOn; // (launch, activity)
 };
 
 } // namespace

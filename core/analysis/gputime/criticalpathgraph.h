@@ -57,10 +57,10 @@ struct PathEvent
     TimePs start = 0;
     TimePs end = 0;
     bool gpu = false;
-    bool blocking = false;                 // a blocking CUDA call: its own edge weighs 0
-    bool unsyncedWait = false;             // ... but no sync edge reaches it: it waits here
-    bool communication = false;            // a GPU communication kernel
-    uint32_t parent = pytorch::kNoIndex;   // the enclosing CPU event on its thread
+    bool blocking = false;               // a blocking CUDA call: its own edge weighs 0
+    bool unsyncedWait = false;           // ... but no sync edge reaches it: it waits here
+    bool communication = false;          // a GPU communication kernel
+    uint32_t parent = pytorch::kNoIndex; // the enclosing CPU event on its thread
 };
 
 struct PathEdge
@@ -76,8 +76,8 @@ struct CriticalPathGraph
 {
     std::vector<PathEvent> events;
     std::vector<PathEdge> edges;
-    TimeWindow window;          // the span the events were taken from
-    bool syncEvents = false;    // the trace recorded cuda_sync events (else GPU waits are unseen)
+    TimeWindow window;       // the span the events were taken from
+    bool syncEvents = false; // the trace recorded cuda_sync events (else GPU waits are unseen)
 
     uint32_t nodeCount() const { return uint32_t(events.size() * 2); }
     TimePs nodeTime(uint32_t node) const

@@ -71,7 +71,8 @@ std::vector<TimeWindow> profilerSteps(const core::Trace &trace,
 
 } // namespace
 
-CriticalPathView::CriticalPathView(QWidget *parent) : QWidget(parent)
+CriticalPathView::CriticalPathView(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -109,7 +110,8 @@ CriticalPathView::CriticalPathView(QWidget *parent) : QWidget(parent)
     m_segments->setDecimals(3, 3);
     m_segments->setDecimals(4, 1);
     m_segments->setDecimals(5, 2);
-    m_view = makeRowTable(makeTableProxy(m_segments, AnalysisTableModel::kSortRole, -1, this), this);
+    m_view =
+        makeRowTable(makeTableProxy(m_segments, AnalysisTableModel::kSortRole, -1, this), this);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->setMinimumHeight(5 * m_view->verticalHeader()->defaultSectionSize());
@@ -118,14 +120,14 @@ CriticalPathView::CriticalPathView(QWidget *parent) : QWidget(parent)
     m_view->setColumnWidth(1, 120);
     giveNameColumnTheRoom(m_view, 2);
     // What to shorten first: each event's time on the path, beside the path itself.
-    m_byEvent = new AnalysisTableModel({tr("Event"), tr("Kind"), tr("On the path (us)"),
-                                        tr("% of path"), tr("Segments")},
-                                       this);
+    m_byEvent = new AnalysisTableModel(
+        {tr("Event"), tr("Kind"), tr("On the path (us)"), tr("% of path"), tr("Segments")}, this);
     m_byEvent->setDecimals(2, 1);
     m_byEvent->setDecimals(3, 2);
     QTableView *byEvent =
         makeRowTable(makeTableProxy(m_byEvent, AnalysisTableModel::kSortRole, -1, this), this);
-    byEvent->verticalHeader()->setDefaultSectionSize(m_view->verticalHeader()->defaultSectionSize());
+    byEvent->verticalHeader()->setDefaultSectionSize(
+        m_view->verticalHeader()->defaultSectionSize());
     byEvent->setTextElideMode(Qt::ElideMiddle);
     byEvent->sortByColumn(2, Qt::DescendingOrder);
     giveNameColumnTheRoom(byEvent, 0);
@@ -279,8 +281,8 @@ void CriticalPathView::showResult(ResultPtr result)
         auto own = [&](const PathSegment &s) { return s.name == name && isOwnTime(s); };
         const auto first = std::find_if(p.segments.begin(), p.segments.end(), own);
         const auto count = std::count_if(p.segments.begin(), p.segments.end(), own);
-        rows.push_back({QString::fromStdString(name), kindText(first->kind),
-                        double(time) / 1e6, pct(time, p.length), qlonglong(count)});
+        rows.push_back({QString::fromStdString(name), kindText(first->kind), double(time) / 1e6,
+                        pct(time, p.length), qlonglong(count)});
     }
     m_byEvent->setRows(std::move(rows));
     std::sort(names.rbegin(), names.rend());
@@ -325,7 +327,8 @@ void CriticalPathView::runWhatIf()
     const SpeedUp speedUp{m_name->currentText().toStdString(), m_factor->value()};
     m_whatIfLabel->setText(tr("Recomputing..."));
     m_whatIf.start([cache = m_cache, graph = m_result->graph, speedUp] {
-        return std::make_shared<const CriticalPath>(criticalPath(cache->trace(), *graph, {speedUp}));
+        return std::make_shared<const CriticalPath>(
+            criticalPath(cache->trace(), *graph, {speedUp}));
     });
 }
 
@@ -345,8 +348,8 @@ void CriticalPathView::showWhatIf(PathPtr path)
                 .arg(ms(path->length), 0, 'f', 3)
                 .arg(ms(before), 0, 'f', 3)
                 .arg(ms(path->length - before), 0, 'f', 3)
-                .arg(before > 0 ? 100.0 * double(path->length - before) / double(before) : 0.0,
-                     0, 'f', 1));
+                .arg(before > 0 ? 100.0 * double(path->length - before) / double(before) : 0.0, 0,
+                     'f', 1));
     }
     emit whatIfComputed();
 }
@@ -356,7 +359,8 @@ void CriticalPathView::showOnTimeline()
     if (!m_result || !m_state)
         return;
     const CriticalPath &p = m_result->path;
-    auto refs = std::make_shared<const std::vector<core::SliceRef>>(pathSlices(*m_result->graph, p));
+    auto refs =
+        std::make_shared<const std::vector<core::SliceRef>>(pathSlices(*m_result->graph, p));
     auto links = std::make_shared<const std::vector<core::Flow>>(pathHops(*m_result->graph, p));
     const TimeWindow &w = m_result->graph->window;
     m_state->setWindow(w.start, std::max(w.end, w.start + 1));

@@ -2,11 +2,12 @@
 
 // CriticalPathView: the critical path of one step of a PyTorch trace (core/analysis/gputime/
 // criticalpath.h) inside the GPU Time panel. A window chooser (the whole trace, each
-// ProfilerStep#N, or the range the timeline shows), each event's time on the path, the path's length and its CPU / GPU / launch / wait shares, its segments in path order
-// (a click shows the event on the timeline), "Show on the timeline" (the path's events outlined
-// and its hops between tracks drawn as arrows), and what-if: an operator or kernel name and a
-// speed-up, the path searched again on a worker and the new length shown beside the old.
-// GUI thread only; the graph and the searches are built on workers.
+// ProfilerStep#N, or the range the timeline shows), each event's time on the path, the path's
+// length and its CPU / GPU / launch / wait shares, its segments in path order (a click shows the
+// event on the timeline), "Show on the timeline" (the path's events outlined and its hops between
+// tracks drawn as arrows), and what-if: an operator or kernel name and a speed-up, the path
+// searched again on a worker and the new length shown beside the old. GUI thread only; the graph
+// and the searches are built on workers.
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/gputime/criticalpath.h"

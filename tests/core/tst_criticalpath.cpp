@@ -5,12 +5,14 @@
 // nothing, on it they shorten it by at most what they take off.
 
 #include "core/analysis/gputime/criticalpath.h"
+#include "core/generate/generator.h"
 #include "core/io/chromejsonreader.h"
 #include "core/io/traceloader.h"
 #include "support/clirun.h"
 #include "support/criticalpathtraces.h"
 #include "support/kinetofixtures.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -350,6 +352,68 @@ private slots:
         }
         QVERIFY(p.length <= last - first);
         QVERIFY(p.length > 0);
+    }
+
+    // Generated Kineto traces of each shape and several seeds, a step at a time: every step's
+    // path is found, adds up, fits in its step's events and is no shorter than the busiest
+    // thread's operators in it (the thread's chain alone is that long).
+    void generatedSteps_data()
+    {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<int>("seed");
+        for (int shape : {int(KinetoShape::Training), int(KinetoShape::Moe), int(KinetoShape::Serving)}) {
+            for (int seed : {1, 7, 42})
+                QTest::newRow(qPrintable(QString("shape %1 seed %2").arg(shape).arg(seed))) << shape << seed;
+        }
+    }
+
+    void generatedSteps()
+    {
+        QFETCH(int, shape);
+        QFETCH(int, seed);
+        QTemporaryDir dir;
+        const std::string file = (dir.path() + "/gen.pt.trace.json").toStdString();
+        GeneratorOptions options;
+        options.events = 20000;
+        options.format = GeneratedFormat::Kineto;
+        options.seed = uint64_t(seed);
+        options.kinetoShape = KinetoShape(shape);
+        QVERIFY(generateTrace(options, file));
+        auto loaded = loadTrace(file);
+        QVERIFY(loaded);
+        const Trace &trace = *loaded.value();
+        const auto index = pytorch::buildKinetoIndex(trace);
+        // Each step; a serving trace has none (its iterations are not ProfilerSteps): all of it.
+        std::vector<gputime::TimeWindow> windows;
+        for (const pytorch::KinetoNode &node : index.nodes) {
+            if (pytorch::isProfilerStepName(trace.name(node.ref)))
+                windows.push_back({node.start, node.end, std::string(trace.name(node.ref))});
+        }
+        if (KinetoShape(shape) == KinetoShape::Serving) {
+            QVERIFY(windows.empty());
+            windows.push_back({trace.begin, trace.end, "whole trace"});
+        }
+        QVERIFY(!windows.empty());
+        for (const gputime::TimeWindow &window : windows) {
+            const auto graph = gputime::buildCriticalPathGraph(trace, index, window);
+            const CriticalPath p = gputime::criticalPath(trace, graph);
+            QVERIFY2(p.error.empty(), p.error.c_str());
+            QCOMPARE(segmentSum(p), p.length);
+            TimePs first = window.start, last = window.end;
+            std::map<uint32_t, std::vector<std::pair<double, double>>> byThread;
+            for (const gputime::PathEvent &e : graph.events) {
+                first = std::min(first, e.start);
+                last = std::max(last, e.end);
+                if (!e.gpu)
+                    byThread[e.ref.track].push_back({double(e.start), double(e.end)});
+            }
+            QVERIFY(p.length <= last - first);
+            double busiest = 0;
+            for (auto &[track, spans] : byThread)
+                busiest = std::max(busiest, unionLength(spans));
+            QVERIFY2(double(p.length) >= busiest - 1,
+                     qPrintable(QString("%1: %2 < %3").arg(window.name.c_str()).arg(p.length).arg(busiest)));
+        }
     }
 
     // The JSON contract, and the segments adding up to the length as the file states it.

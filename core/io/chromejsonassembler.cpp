@@ -600,6 +600,7 @@ void ChromeJsonAssembler::finish()
         run.framework = "pytorch";
     bindLaunches();
     applyMetadata();
+    nameLaunchQueues();
     summarise();
 }
 

@@ -5,6 +5,11 @@
 #include "core/io/chromejsonassembler.h"
 
 #include "core/io/kinetodialect.h"
+#include "core/model/launchcalls.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
 
 #include <cmath>
 
@@ -67,6 +72,61 @@ void ChromeJsonAssembler::setSides(uint32_t track, uint32_t staged, SliceRole ro
         m_activities.emplace_back(correlation, Staged{track, staged});
 }
 
+// Per GPU stream, the launches queued and not yet started, as a counter track beside the
+// stream's: +1 at each kernel / memcpy / memset launch call, -1 when its work starts (HTA's queue
+// length, the step function gpu-time's statistics describe).
+void ChromeJsonAssembler::addLaunchQueues()
+{
+    const Trace &trace = m_builder.trace();
+    std::map<uint32_t, std::vector<std::pair<TimePs, int>>> byTrack; // activity track -> changes
+    for (const auto &[correlation, activity] : m_activities) {
+        auto it = m_launchByCorrelation.find(correlation);
+        if (it == m_launchByCorrelation.end())
+            continue;
+        const TrackBuilder &launchTrack = m_builder.trackBuilder(it->second.track);
+        const TrackBuilder &workTrack = m_builder.trackBuilder(activity.track);
+        const EventKind &work = trace.kinds[workTrack.stagedKind(activity.staged)];
+        if (work.role != SliceRole::Kernel && work.role != SliceRole::Memcpy
+            && work.role != SliceRole::Memset)
+            continue;
+        const EventKind &launch = trace.kinds[launchTrack.stagedKind(it->second.staged)];
+        if (!isQueueingLaunch(trace.string(launch.name)))
+            continue;
+        auto &changes = byTrack[activity.track];
+        changes.emplace_back(launchTrack.stagedStart(it->second.staged), +1);
+        changes.emplace_back(workTrack.stagedStart(activity.staged), -1);
+    }
+    for (auto &[track, changes] : byTrack) {
+        // At one instant a launch counts before a start.
+        std::sort(changes.begin(), changes.end(), [](const auto &a, const auto &b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
+        const uint32_t plane = m_builder.track(track).plane;
+        const std::string name =
+            std::string(trace.string(m_builder.track(track).name)) + " launch queue";
+        const int64_t sourceId = m_builder.track(track).sourceId;
+        const uint32_t counter = m_builder.addTrack(plane, name, sourceId, TrackType::Counter);
+        m_launchQueues.emplace_back(counter, track);
+        m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+        TrackBuilder &out = m_builder.trackBuilder(counter);
+        int64_t length = 0;
+        for (size_t i = 0; i < changes.size(); ++i) {
+            length += changes[i].second;
+            if (i + 1 < changes.size() && changes[i + 1].first == changes[i].first)
+                continue; // one sample per instant: the length after all its changes
+            out.addCounterSample(changes[i].first, double(length));
+        }
+    }
+}
+
+void ChromeJsonAssembler::nameLaunchQueues()
+{
+    Trace &trace = m_builder.trace();
+    for (const auto &[counter, stream] : m_launchQueues)
+        m_builder.track(counter).name =
+            intern(std::string(trace.string(m_builder.track(stream).name)) + " launch queue");
+}
+
 void ChromeJsonAssembler::bindLaunches()
 {
     // Launch -> GPU activity by correlation id: exact even where the GPU clock puts the kernel
@@ -80,6 +140,8 @@ void ChromeJsonAssembler::bindLaunches()
                                  activity.staged, uint64_t(correlation), m_launchFlowCategory);
         ++bound;
     }
+    if (m_kineto && bound > 0)
+        addLaunchQueues();
     m_launchByCorrelation = {};
     m_activities = {};
     if (m_kineto && bound > 0) {

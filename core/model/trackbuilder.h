@@ -43,6 +43,8 @@ public:
     void addAggregate(const AggregateEvent &event) { m_track.aggregates.push_back(event); }
 
     size_t stagedCount() const { return m_start.size(); }
+    TimePs stagedStart(uint32_t staged) const { return m_start[staged]; }
+    uint32_t stagedKind(uint32_t staged) const { return m_kind[staged]; }
     uint64_t badDurations() const { return m_badDurations; }
     uint64_t clampedTimes() const { return m_clampedTimes; }
 

@@ -191,7 +191,8 @@ private slots:
         QCOMPARE(computeKernels, rawCompute);
     }
 
-    // The launch queue of the resnet50 trace's stream 7, replayed from the raw launch calls.
+    // The launch queue of the resnet50 trace's stream 7, replayed from the raw launch calls:
+    // its statistics and its counter track.
     void queueLengthAndLaunches()
     {
         TRACEDESK_REQUIRE_FIXTURE(kResnet);
@@ -242,6 +243,28 @@ private slots:
         std::sort(sorted.begin(), sorted.end());
         const size_t n = sorted.size();
         QCOMPARE(q.p50, n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+
+        // The same step function as the stream's counter track on the timeline: one sample per
+        // instant, the length after all of that instant's changes.
+        std::vector<std::pair<double, double>> expected; // (us, length)
+        for (size_t i = 0; i < points.size(); ++i) {
+            if (i + 1 < points.size() && points[i + 1].first == points[i].first)
+                continue;
+            expected.push_back({points[i].first, values[i]});
+        }
+        const Trace &trace = *loaded.value();
+        const Track *counter = nullptr;
+        for (const Track &t : trace.tracks) {
+            if (t.type == TrackType::Counter && trace.string(t.name) == "stream 7 launch queue")
+                counter = &t;
+        }
+        QVERIFY(counter);
+        QCOMPARE(counter->counter.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(counter->counter.value[i], expected[i].second);
+            const double us = double(counter->counter.time[i] - counter->counter.time[0]) / 1e6;
+            QVERIFY(std::abs(us - (expected[i].first - expected[0].first)) < 1e-3);
+        }
 
         QCOMPARE(report.launches.size(), launches);
         double reportedMax = 0;

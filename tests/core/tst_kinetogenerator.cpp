@@ -468,9 +468,14 @@ private slots:
                 continue;
             QVERIFY(devicePlanes.insert(p.id).second);
             uint64_t streams = 0;
-            for (uint32_t tr : p.tracks)
-                streams += !t.tracks[tr].empty();
+            uint64_t queues = 0; // each stream's launch queue counter track
+            for (uint32_t tr : p.tracks) {
+                const bool slices = t.tracks[tr].type == TrackType::Slices;
+                streams += slices && !t.tracks[tr].empty();
+                queues += !slices;
+            }
             QCOMPARE(streams, g.stats.deviceStreams[size_t(p.id)]);
+            QCOMPARE(queues, streams);
         }
         std::set<int64_t> expected;
         for (uint64_t d = 0; d < g.stats.gpus; ++d)

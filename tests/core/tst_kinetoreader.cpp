@@ -125,9 +125,17 @@ private slots:
         // Thread "25738" and 25738 are one track.
         QCOMPARE(host->tracks.size(), size_t(1));
         QCOMPARE(t->string(t->tracks[host->tracks[0]].name), std::string_view("Thread 25738"));
-        // One track per stream, named from thread_name without its trailing space.
-        QCOMPARE(gpu->tracks.size(), size_t(1));
-        const Track &stream = t->tracks[gpu->tracks[0]];
+        // One track per stream, named from thread_name without its trailing space, and the
+        // stream's launch queue as a counter track when its launches are bound.
+        std::vector<uint32_t> streams;
+        for (uint32_t tr : gpu->tracks) {
+            if (t->tracks[tr].type == TrackType::Slices)
+                streams.push_back(tr);
+            else
+                QCOMPARE(t->string(t->tracks[tr].name), std::string_view("stream 7 launch queue"));
+        }
+        QCOMPARE(streams.size(), size_t(1));
+        const Track &stream = t->tracks[streams[0]];
         QCOMPARE(t->string(stream.name), std::string_view("stream 7"));
         QCOMPARE(stream.sourceId, int64_t(7));
         QCOMPARE(stream.sliceCount, uint64_t(5));

@@ -2,6 +2,7 @@
 
 #include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/pytorch/intervals.h"
+#include "core/model/launchcalls.h"
 
 #include <algorithm>
 #include <array>
@@ -311,8 +312,7 @@ std::vector<OpKernelSequence> opKernelSequences(const Trace &trace, const Kineto
 
 bool isQueueingCall(std::string_view n)
 {
-    return isLaunchStatCall(n) || n == "cuLaunchKernel" || n == "cuLaunchKernelEx"
-           || n == "hipMemcpyWithStream";
+    return isQueueingLaunch(n);
 }
 
 const char *kernelTypeName(KernelType type)

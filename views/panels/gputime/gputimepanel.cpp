@@ -179,8 +179,9 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                           tr("Min"), tr("Median"), tr("Max"), tr("Blocked (us)")},
                          {{3, 2}, {4, 2}, {6, 1}, {8, 1}}, this);
     m_views << addTable(layout, body, tr("Launch queue length"), m_queue,
-                        tr("Launches queued on a stream and not yet started; blocked is the "
-                           "time at %1 queued launches, where CUDA makes the next launch wait.")
+                        tr("Launches queued on a stream and not yet started (over time: the "
+                           "stream's \"launch queue\" counter track on the timeline); blocked is "
+                           "the time at %1 queued launches, where CUDA makes the next launch wait.")
                             .arg(kMaxLaunchQueue));
     layout->addStretch(1);
     auto *pathPage = new QWidget(m_tabs);

@@ -32,11 +32,6 @@ double us(core::TimePs ps)
     return double(ps) / 1e6;
 }
 
-double pct(core::TimePs part, core::TimePs whole)
-{
-    return whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
-}
-
 struct WhatIf
 {
     SpeedUp speedUp;
@@ -60,11 +55,11 @@ void writeJson(const core::Trace &trace, const CriticalPathGraph &graph, const C
         .value("launch_us", us(p.launch))
         .value("wait_us", us(p.wait))
         .value("sync_us", us(p.sync))
-        .value("cpu_pct", pct(p.cpu, p.length))
-        .value("gpu_pct", pct(p.gpu, p.length))
-        .value("launch_pct", pct(p.launch, p.length))
-        .value("wait_pct", pct(p.wait, p.length))
-        .value("sync_pct", pct(p.sync, p.length))
+        .value("cpu_pct", p.percentOf(p.cpu))
+        .value("gpu_pct", p.percentOf(p.gpu))
+        .value("launch_pct", p.percentOf(p.launch))
+        .value("wait_pct", p.percentOf(p.wait))
+        .value("sync_pct", p.percentOf(p.sync))
         .value("kernel_kernel_threshold_us", kKernelKernelDelayThresholdUs)
         .beginArray("segments");
     for (const PathSegment &s : p.segments) {
@@ -101,9 +96,9 @@ void writeText(const CriticalPathGraph &graph, const CriticalPath &p,
             "are not seen: blocking calls keep their time as 'sync' segments.\n");
     std::printf("\nLength %.1f us of a %.1f us window: CPU %.1f%%, GPU %.1f%%, launch %.1f%%, "
                 "kernel-to-kernel wait %.1f%%, blocked on the GPU (sync not recorded) %.1f%%\n",
-                us(p.length), us(graph.window.end - graph.window.start), pct(p.cpu, p.length),
-                pct(p.gpu, p.length), pct(p.launch, p.length), pct(p.wait, p.length),
-                pct(p.sync, p.length));
+                us(p.length), us(graph.window.end - graph.window.start), p.percentOf(p.cpu),
+                p.percentOf(p.gpu), p.percentOf(p.launch), p.percentOf(p.wait),
+                p.percentOf(p.sync));
     std::vector<const PathSegment *> longest;
     for (const PathSegment &s : p.segments)
         longest.push_back(&s);

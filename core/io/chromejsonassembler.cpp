@@ -600,7 +600,7 @@ void ChromeJsonAssembler::finish()
         run.framework = "pytorch";
     bindLaunches();
     applyMetadata();
-    nameLaunchQueues();
+    addLaunchQueues();
     summarise();
 }
 

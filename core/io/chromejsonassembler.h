@@ -134,14 +134,11 @@ private:
     void applyMetadata();
     void bindLaunches();
     void addLaunchQueues();
-    // Streams are named by metadata after the launches are bound: their queues follow.
-    void nameLaunchQueues();
     void setSides(uint32_t track, uint32_t staged, SliceRole role);
     int64_t sideValue(SideColumn column, const ChromeArg &a);
     void summarise();
 
     TraceBuilder &m_builder;
-    std::vector<std::pair<uint32_t, uint32_t>> m_launchQueues; // counter track, its stream
     std::vector<TimePs> m_trackLast;   // latest end seen per track, for closing open begins
     ChromeJsonStrings m_strings;
     std::vector<Process> m_processes;
@@ -173,6 +170,8 @@ private:
     };
     std::unordered_map<int64_t, Staged> m_launchByCorrelation;
     std::vector<std::pair<int64_t, Staged>> m_activities;
+    void noteQueued(const Staged &launch, const Staged &work);
+    std::map<uint32_t, std::vector<std::pair<TimePs, int>>> m_queueChanges; // stream track -> +-1
     struct LaunchFlow
     {
         ThreadKey thread;

@@ -72,42 +72,37 @@ void ChromeJsonAssembler::setSides(uint32_t track, uint32_t staged, SliceRole ro
         m_activities.emplace_back(correlation, Staged{track, staged});
 }
 
-// Per GPU stream, the launches queued and not yet started, as a counter track beside the
-// stream's: +1 at each kernel / memcpy / memset launch call, -1 when its work starts (HTA's queue
-// length, the step function gpu-time's statistics describe).
-void ChromeJsonAssembler::addLaunchQueues()
+// A launch that queues work on a stream (a kernel, memcpy or memset launch call and its work):
+// +1 on that stream's queue at the call, -1 when the work starts.
+void ChromeJsonAssembler::noteQueued(const Staged &launch, const Staged &work)
 {
     const Trace &trace = m_builder.trace();
-    std::map<uint32_t, std::vector<std::pair<TimePs, int>>> byTrack; // activity track -> changes
-    for (const auto &[correlation, activity] : m_activities) {
-        auto it = m_launchByCorrelation.find(correlation);
-        if (it == m_launchByCorrelation.end())
-            continue;
-        const TrackBuilder &launchTrack = m_builder.trackBuilder(it->second.track);
-        const TrackBuilder &workTrack = m_builder.trackBuilder(activity.track);
-        const EventKind &work = trace.kinds[workTrack.stagedKind(activity.staged)];
-        if (work.role != SliceRole::Kernel && work.role != SliceRole::Memcpy
-            && work.role != SliceRole::Memset)
-            continue;
-        const EventKind &launch = trace.kinds[launchTrack.stagedKind(it->second.staged)];
-        if (!isQueueingLaunch(trace.string(launch.name)))
-            continue;
-        auto &changes = byTrack[activity.track];
-        changes.emplace_back(launchTrack.stagedStart(it->second.staged), +1);
-        changes.emplace_back(workTrack.stagedStart(activity.staged), -1);
-    }
-    for (auto &[track, changes] : byTrack) {
+    const TrackBuilder &launchTrack = m_builder.trackBuilder(launch.track);
+    const TrackBuilder &workTrack = m_builder.trackBuilder(work.track);
+    const SliceRole role = trace.kinds[workTrack.stagedKind(work.staged)].role;
+    if (role != SliceRole::Kernel && role != SliceRole::Memcpy && role != SliceRole::Memset)
+        return;
+    if (!isQueueingLaunch(trace.string(trace.kinds[launchTrack.stagedKind(launch.staged)].name)))
+        return;
+    auto &changes = m_queueChanges[work.track];
+    changes.emplace_back(launchTrack.stagedStart(launch.staged), +1);
+    changes.emplace_back(workTrack.stagedStart(work.staged), -1);
+}
+
+// Per GPU stream, the launches queued and not yet started, as a counter track beside the
+// stream's (HTA's queue length, the step function gpu-time's statistics describe). After the
+// metadata, which names the streams.
+void ChromeJsonAssembler::addLaunchQueues()
+{
+    for (auto &[track, changes] : m_queueChanges) {
         // At one instant a launch counts before a start.
         std::sort(changes.begin(), changes.end(), [](const auto &a, const auto &b) {
             return a.first != b.first ? a.first < b.first : a.second > b.second;
         });
-        const uint32_t plane = m_builder.track(track).plane;
-        const std::string name =
-            std::string(trace.string(m_builder.track(track).name)) + " launch queue";
-        const int64_t sourceId = m_builder.track(track).sourceId;
-        const uint32_t counter = m_builder.addTrack(plane, name, sourceId, TrackType::Counter);
-        m_launchQueues.emplace_back(counter, track);
-        m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
+        const Track &stream = m_builder.track(track);
+        const std::string name = std::string(m_builder.trace().string(stream.name)) + " launch queue";
+        const uint32_t counter =
+            m_builder.addTrack(stream.plane, name, stream.sourceId, TrackType::Counter);
         TrackBuilder &out = m_builder.trackBuilder(counter);
         int64_t length = 0;
         for (size_t i = 0; i < changes.size(); ++i) {
@@ -117,14 +112,8 @@ void ChromeJsonAssembler::addLaunchQueues()
             out.addCounterSample(changes[i].first, double(length));
         }
     }
-}
-
-void ChromeJsonAssembler::nameLaunchQueues()
-{
-    Trace &trace = m_builder.trace();
-    for (const auto &[counter, stream] : m_launchQueues)
-        m_builder.track(counter).name =
-            intern(std::string(trace.string(m_builder.track(stream).name)) + " launch queue");
+    m_queueChanges = {};
+    m_trackLast.resize(m_builder.trackCount(), std::numeric_limits<TimePs>::min());
 }
 
 void ChromeJsonAssembler::bindLaunches()
@@ -138,10 +127,10 @@ void ChromeJsonAssembler::bindLaunches()
             continue;
         m_builder.addFlowBetween(it->second.track, it->second.staged, activity.track,
                                  activity.staged, uint64_t(correlation), m_launchFlowCategory);
+        if (m_kineto)
+            noteQueued(it->second, activity);
         ++bound;
     }
-    if (m_kineto && bound > 0)
-        addLaunchQueues();
     m_launchByCorrelation = {};
     m_activities = {};
     if (m_kineto && bound > 0) {

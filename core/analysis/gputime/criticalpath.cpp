@@ -70,6 +70,19 @@ const char *boundBy(const PathEdge &edge, const PathEvent &event)
     return event.communication ? "gpu_communication_bound" : "gpu_compute_bound";
 }
 
+// A timed edge's segment kind and the share of the path it adds to.
+std::pair<const char *, TimePs CriticalPath::*> segmentKind(const PathEdge &edge,
+                                                            const PathEvent &event)
+{
+    if (edge.kind == PathEdgeKind::LaunchDelay)
+        return {"launch", &CriticalPath::launch};
+    if (edge.kind == PathEdgeKind::KernelKernelDelay)
+        return {"wait", &CriticalPath::wait};
+    if (event.unsyncedWait)
+        return {"sync", &CriticalPath::sync};
+    return event.gpu ? std::pair{"gpu", &CriticalPath::gpu} : std::pair{"cpu", &CriticalPath::cpu};
+}
+
 } // namespace
 
 CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
@@ -154,17 +167,8 @@ CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
         if (event == kNoIndex)
             continue;
         const PathEvent &ev = graph.events[event];
-        const bool blocked = !delay && ev.unsyncedWait;
-        const char *kind = e.kind == PathEdgeKind::LaunchDelay         ? "launch"
-                           : e.kind == PathEdgeKind::KernelKernelDelay ? "wait"
-                           : blocked                                   ? "sync"
-                           : ev.gpu                                    ? "gpu"
-                                                                       : "cpu";
-        (e.kind == PathEdgeKind::LaunchDelay         ? out.launch
-         : e.kind == PathEdgeKind::KernelKernelDelay ? out.wait
-         : blocked                                   ? out.sync
-         : ev.gpu                                    ? out.gpu
-                                                     : out.cpu) += w;
+        const auto [kind, total] = segmentKind(e, ev);
+        out.*total += w;
         if (!out.segments.empty() && out.segments.back().event == event &&
             out.segments.back().kind == kind) {
             out.segments.back().weight += w;

@@ -54,6 +54,12 @@ struct CriticalPath
     std::vector<PathSegment> segments; // in path order
     std::vector<uint32_t> nodes;       // the path's nodes, in order
     size_t affectedEvents = 0;         // events the speed-ups touched
+
+    // `part` as a percentage of the length (0 for an empty path).
+    double percentOf(TimePs part) const
+    {
+        return length > 0 ? 100.0 * double(part) / double(length) : 0.0;
+    }
 };
 
 CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,

@@ -1,6 +1,7 @@
 #include "core/analysis/gputime/criticalpathgraph.h"
 
 #include "core/base/cancel.h"
+#include "core/model/launchcalls.h"
 
 #include <algorithm>
 #include <map>
@@ -322,6 +323,10 @@ private:
         const bool hasRecord =
             m_trace.strings.find("wait_on_cuda_event_record_corr_id", &recordCorrelation);
         std::vector<SyncEvent> out;
+        // Most traces record none: no walk over every GPU activity to find that out.
+        if (std::none_of(m_trace.kinds.begin(), m_trace.kinds.end(),
+                         [](const EventKind &k) { return k.role == SliceRole::Sync; }))
+            return out;
         for (uint32_t t = 0; t < m_trace.tracks.size(); ++t) {
             const Track &track = m_trace.tracks[t];
             if (track.type != TrackType::Slices || !m_index.scope.includes(m_trace, track.plane) ||
@@ -367,7 +372,7 @@ private:
             if (act.runtime == kNoIndex)
                 continue;
             const KinetoRuntime &rt = m_index.runtimes[act.runtime];
-            if (!isQueueingCall(m_trace.name(rt.ref)))
+            if (!isQueueingLaunch(m_trace.name(rt.ref)))
                 continue;
             auto &list = byStream[{act.device, act.stream}];
             list.emplace_back(rt.start, 0, a); // a launch counts before a start at one instant

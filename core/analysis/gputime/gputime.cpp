@@ -170,7 +170,7 @@ std::vector<QueueLength> queueLengths(const Trace &trace, const KinetoIndex &ind
     std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<TimePs, int>>> events;
     for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
         const KinetoRuntime &rt = index.runtimes[r];
-        if (!inWindow(rt.start, window) || !isQueueingCall(trace.name(rt.ref)))
+        if (!inWindow(rt.start, window) || !isQueueingLaunch(trace.name(rt.ref)))
             continue;
         for (uint32_t a : index.activitiesOf(r)) {
             const KinetoActivity &act = index.activities[a];
@@ -310,11 +310,6 @@ std::vector<OpKernelSequence> opKernelSequences(const Trace &trace, const Kineto
 
 } // namespace
 
-bool isQueueingCall(std::string_view n)
-{
-    return isQueueingLaunch(n);
-}
-
 const char *kernelTypeName(KernelType type)
 {
     switch (type) {
@@ -374,6 +369,19 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     report.queueLength = queueLengths(trace, index, window);
     report.opKernels = opKernelSequences(trace, index, window);
     return report;
+}
+
+std::vector<TimeWindow> profilerStepWindows(const Trace &trace, const KinetoIndex &index)
+{
+    std::vector<TimeWindow> steps;
+    for (const pytorch::KinetoNode &node : index.nodes) {
+        const std::string_view name = trace.name(node.ref);
+        if (pytorch::isProfilerStepName(name))
+            steps.push_back({node.start, node.end, std::string(name)});
+    }
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const TimeWindow &a, const TimeWindow &b) { return a.start < b.start; });
+    return steps;
 }
 
 std::optional<TimeWindow> profilerStepWindow(const Trace &trace, const KinetoIndex &index,

@@ -44,9 +44,6 @@ inline constexpr int64_t kMaxLaunchQueue = 1024;
 enum class KernelType : uint8_t { Computation, Communication, Memory };
 const char *kernelTypeName(KernelType type); // "COMPUTATION", "COMMUNICATION", "MEMORY"
 KernelType kernelTypeOf(std::string_view name, SliceRole role);
-// The calls that queue work on a stream (PYTORCH.md §3.6): kernel, memcpy and memset launches of
-// the runtime and the driver, CUDA and HIP.
-bool isQueueingCall(std::string_view name);
 
 struct TemporalBreakdown
 {
@@ -141,6 +138,8 @@ struct TimeWindow
 GpuTimeReport gpuTimeReport(const Trace &trace, const pytorch::KinetoIndex &index,
                             const std::optional<TimeWindow> &window = std::nullopt);
 
+// Every host step `ProfilerStep#N` of the index's scope, by start.
+std::vector<TimeWindow> profilerStepWindows(const Trace &trace, const pytorch::KinetoIndex &index);
 // The span of host step `ProfilerStep#<step>` of the index's scope, nullopt when absent.
 std::optional<TimeWindow> profilerStepWindow(const Trace &trace, const pytorch::KinetoIndex &index,
                                              int64_t step);

@@ -31,11 +31,6 @@ double ms(core::TimePs ps)
     return double(ps) / 1e9;
 }
 
-double pct(core::TimePs part, core::TimePs whole)
-{
-    return whole > 0 ? 100.0 * double(part) / double(whole) : 0.0;
-}
-
 QString kindText(const std::string &kind)
 {
     if (kind == "cpu")
@@ -53,20 +48,6 @@ QString kindText(const std::string &kind)
 bool isOwnTime(const PathSegment &s)
 {
     return s.kind == "cpu" || s.kind == "gpu" || s.kind == "sync";
-}
-
-std::vector<TimeWindow> profilerSteps(const core::Trace &trace,
-                                      const core::analysis::pytorch::KinetoIndex &index)
-{
-    std::vector<TimeWindow> steps;
-    for (const auto &node : index.nodes) {
-        const std::string_view name = trace.name(node.ref);
-        if (core::analysis::pytorch::isProfilerStepName(name))
-            steps.push_back({node.start, node.end, std::string(name)});
-    }
-    std::stable_sort(steps.begin(), steps.end(),
-                     [](const TimeWindow &a, const TimeWindow &b) { return a.start < b.start; });
-    return steps;
 }
 
 } // namespace
@@ -228,7 +209,7 @@ void CriticalPathView::compute(int choice)
         auto result = std::make_shared<Result>();
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
         const core::Trace &trace = cache->trace();
-        result->steps = profilerSteps(trace, *index);
+        result->steps = profilerStepWindows(trace, *index);
         std::optional<TimeWindow> window = visible;
         if (visible) {
             result->choice = int(result->steps.size()) + 1;
@@ -268,7 +249,7 @@ void CriticalPathView::showResult(ResultPtr result)
     for (size_t i = 0; i < p.segments.size(); ++i) {
         const PathSegment &s = p.segments[i];
         rows.push_back({qlonglong(i + 1), kindText(s.kind), QString::fromStdString(s.name),
-                        ms(s.start - trace.begin), double(s.weight) / 1e6, pct(s.weight, p.length),
+                        ms(s.start - trace.begin), double(s.weight) / 1e6, p.percentOf(s.weight),
                         QString::fromStdString(s.boundBy)});
         if (isOwnTime(s))
             byName[s.name] += s.weight;
@@ -282,7 +263,7 @@ void CriticalPathView::showResult(ResultPtr result)
         const auto first = std::find_if(p.segments.begin(), p.segments.end(), own);
         const auto count = std::count_if(p.segments.begin(), p.segments.end(), own);
         rows.push_back({QString::fromStdString(name), kindText(first->kind), double(time) / 1e6,
-                        pct(time, p.length), qlonglong(count)});
+                        p.percentOf(time), qlonglong(count)});
     }
     m_byEvent->setRows(std::move(rows));
     std::sort(names.rbegin(), names.rend());
@@ -304,12 +285,12 @@ void CriticalPathView::showResult(ResultPtr result)
                 .arg(QString::fromStdString(g.window.name))
                 .arg(ms(p.length), 0, 'f', 3)
                 .arg(ms(g.window.end - g.window.start), 0, 'f', 3)
-                .arg(pct(p.cpu, p.length), 0, 'f', 1)
-                .arg(pct(p.gpu, p.length), 0, 'f', 1)
-                .arg(pct(p.launch, p.length), 0, 'f', 1)
-                .arg(pct(p.wait, p.length), 0, 'f', 1);
+                .arg(p.percentOf(p.cpu), 0, 'f', 1)
+                .arg(p.percentOf(p.gpu), 0, 'f', 1)
+                .arg(p.percentOf(p.launch), 0, 'f', 1)
+                .arg(p.percentOf(p.wait), 0, 'f', 1);
         if (p.sync > 0)
-            text += tr(", blocked on the GPU %1 %").arg(pct(p.sync, p.length), 0, 'f', 1);
+            text += tr(", blocked on the GPU %1 %").arg(p.percentOf(p.sync), 0, 'f', 1);
         text += QStringLiteral(".");
         if (!g.syncEvents)
             text += tr(" The trace recorded no CUDA synchronisation events, so a call that waited "

@@ -24,7 +24,8 @@ bool isBlockingCall(std::string_view n)
     return n == "cudaDeviceSynchronize" || n == "cudaStreamSynchronize" || n == "cudaEventQuery" ||
            n == "cudaEventSynchronize" || n == "cudaMemcpy" || n == "cudaMemcpyAsync" ||
            n == "hipDeviceSynchronize" || n == "hipStreamSynchronize" || n == "hipEventQuery" ||
-           n == "hipEventSynchronize" || n == "hipMemcpy" || n == "hipMemcpyAsync";
+           n == "hipEventSynchronize" || n == "hipMemcpy" || n == "hipMemcpyAsync" ||
+           n == "hipMemcpyWithStream"; // a synchronous copy on a stream: it waits for the stream
 }
 
 // Calls serialised by the CUDA runtime's lock: only one makes progress at a time.

@@ -11,7 +11,8 @@
 // Edges, each weighted by the time between its nodes unless it is a dependency:
 // - Operator: inside an event, or from an event to its first child / from a child to the next
 //   or to the parent's end, per host thread (call stack order). A blocking call
-//   (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize/Query, cudaMemcpy[Async])
+//   (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize/Query, cudaMemcpy[Async],
+//   their HIP names, hipMemcpyWithStream)
 //   weighs nothing: its wait is the GPU's, reached through a sync edge. HTA's rule assumes the
 //   trace recorded that sync (cuda_sync events, PyTorch 2.1+); where no sync edge reaches the
 //   call, it keeps its measured time, or the path would lose the wait: as a wait on the GPU

@@ -101,8 +101,12 @@ void ChromeJsonAssembler::addLaunchQueues()
         });
         const Track &stream = m_builder.track(track);
         const std::string name = std::string(m_builder.trace().string(stream.name)) + " launch queue";
+        // Added after every stream, the queue shares its stream's place in the plane's order
+        // and so sits right under it. (Read before adding: adding a track may move the others.)
+        const int32_t place = stream.sortIndex;
         const uint32_t counter =
             m_builder.addTrack(stream.plane, name, stream.sourceId, TrackType::Counter);
+        m_builder.track(counter).sortIndex = place;
         TrackBuilder &out = m_builder.trackBuilder(counter);
         int64_t length = 0;
         for (size_t i = 0; i < changes.size(); ++i) {

@@ -1,8 +1,10 @@
+#include "core/io/traceloader.h"
 #include "core/model/tracebuilder.h"
 #include "core/query/lodindex.h"
 #include "views/timeline/timelinegeometry.h"
 #include "views/timeline/timelinelayout.h"
 
+#include <QFile>
 #include <QtTest>
 
 using namespace tracedesk;
@@ -62,6 +64,7 @@ private slots:
     void layoutHiddenTracks();
     void layoutPinnedTracks();
     void layoutPinnedCollapsedAndHidden();
+    void launchQueueUnderItsStream();
     void sliceRectsAtTheirTime();
     void foldsNarrowSlices();
     void labelsOnlyWhereTheyFit();
@@ -275,6 +278,40 @@ void TstTimelineGeometry::layoutPinnedCollapsedAndHidden()
     QCOMPARE(g.counters.size(), size_t(1));
     QCOMPARE(g.counters.front().y, 22.0f);
     QCOMPARE(g.folded.size(), size_t(0));   // XLA Ops is hidden
+}
+
+// A Kineto trace's launch-queue counter tracks are made after the streams the metadata sorts;
+// each must still sit right under its own stream. SGLang's decode trace has two streams, sorted
+// against their order of appearance.
+void TstTimelineGeometry::launchQueueUnderItsStream()
+{
+    const QString path = QString(TRACEDESK_SHARED_FIXTURES)
+                         + "/chrome_json/tracelens__inference__sglang_decode__sglang_Qwen3-8B_decode.json.gz";
+    if (!QFile::exists(path)) {
+        const QString why = "real fixture not found: " + path + " (../shared/fixtures/real)";
+        if (qEnvironmentVariableIsSet("CI"))
+            QFAIL(qPrintable(why));
+        QSKIP(qPrintable(why));
+    }
+    const auto loaded = core::loadTrace(path.toStdString());
+    QVERIFY2(loaded, loaded ? "" : loaded.message().c_str());
+    const core::Trace &trace = *loaded.value();
+    const TimelineLayout layout(trace);
+    const auto &items = layout.items();
+    int queues = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].kind != LayoutItem::CounterTrack)
+            continue;
+        const std::string name(trace.string(trace.tracks[items[i].track].name));
+        const std::string suffix = " launch queue";
+        if (!name.ends_with(suffix))
+            continue;
+        ++queues;
+        QVERIFY2(i > 0 && items[i - 1].kind == LayoutItem::SliceTrack, name.c_str());
+        const std::string above(trace.string(trace.tracks[items[i - 1].track].name));
+        QCOMPARE(above + suffix, name);
+    }
+    QCOMPARE(queues, 2);
 }
 
 void TstTimelineGeometry::sliceRectsAtTheirTime()

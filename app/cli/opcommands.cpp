@@ -286,7 +286,7 @@ int runKernelStats(int argc, char **argv)
     if (stop)
         return rc;
     AnalysisCache cache(in.trace);
-    if (core::analysis::hasGpuActivityRoles(*in.trace)) {
+    if (core::analysis::readsGpuWorkByRole(*in.trace)) {
         int code = kExitOk;
         const auto ranked = pytorchRankAnalyses(std::make_shared<AnalysisCache>(in.trace),
                                                 "kernel-stats", rankOption(in.args),

@@ -170,7 +170,7 @@ int runOverview(int argc, char **argv)
     }
     // Another profiler's GPU capture (Nsight Systems) gets the PyTorch overview too: its GPU work
     // is mapped into the same activity roles.
-    if (core::analysis::hasGpuActivityRoles(cache.value()->trace())) {
+    if (core::analysis::readsGpuWorkByRole(cache.value()->trace())) {
         const auto ranked = pytorchRankAnalyses(cache.value(), "overview", rank, json, &code);
         return ranked ? printPyTorchOverview(*ranked, json) : code;
     }

@@ -105,6 +105,11 @@ bool hasGpuActivityRoles(const Trace &trace)
     return false;
 }
 
+bool readsGpuWorkByRole(const Trace &trace)
+{
+    return trace.info.format != "xspace" && hasGpuActivityRoles(trace);
+}
+
 std::string frameworkOf(const Trace &trace)
 {
     if (!trace.info.run.framework.empty())

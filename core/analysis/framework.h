@@ -37,4 +37,10 @@ bool isPyTorchTrace(const Trace &trace);
 // those roles, whatever the format; framework-only views (operators, steps) still need PyTorch.
 bool hasGpuActivityRoles(const Trace &trace);
 
+// The overview, kernel, step and operator views read the trace's GPU work by role (PyTorch,
+// Nsight Systems, rocprofv3). An XSpace's GPU work carries roles too, for the GPU time analyses
+// and the critical path, but those views keep reading it by XProf's rules (its kernel details,
+// step and op lines), so their numbers stay XProf's.
+bool readsGpuWorkByRole(const Trace &trace);
+
 } // namespace tracedesk::core::analysis

@@ -4,6 +4,7 @@
 #include "core/io/memoryguard.h"
 #include "core/io/memoryusage.h"
 #include "core/io/runranks.h"
+#include "core/io/xspacegpuroles.h"
 #include "core/io/xspaceline.h"
 
 #include <algorithm>
@@ -449,6 +450,8 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         return Result<std::shared_ptr<Trace>>::cancelled();
     // The builder's info is the trace's: the clock keeps recording into it.
     clock.mark("rows and flows");
+    mapXSpaceGpuRoles(*trace);
+    clock.mark("gpu roles");
 #ifdef __GLIBC__
     // Line staging was freed track by track; hand the retained heap back to the system so the
     // process holds about the store's size once loaded.

@@ -146,7 +146,7 @@ std::string dim3Text(int64_t x, int64_t y, int64_t z)
 Rows kernelRows(const SqlContext &context)
 {
     Rows rows;
-    if (analysis::hasGpuActivityRoles(context.trace())) {
+    if (analysis::readsGpuWorkByRole(context.trace())) {
         const auto view = analysis::pytorch::kernelView(context.cache());
         for (const auto &k : view->byProperties)
             rows.push_back({k.name, k.operatorName, dim3Text(k.grid[0], k.grid[1], k.grid[2]),

@@ -232,6 +232,51 @@ private slots:
         QCOMPARE(t->originPs, TimePs(0));
     }
 
+    // GPU work gets the roles the GPU time analyses read: stream events are kernels, copies
+    // and sets by name; a host event with a correlation id is a runtime call; a kind shared by
+    // a stream and another device line is split, so the other line's events keep no role.
+    void gpuRoles()
+    {
+        pb::XSpace space;
+        PlaneMaker gpu = addPlane(space, "/device:GPU:3", 3);
+        pb::XLine *stream = gpu.line(14, "Stream #14(Compute)", 0);
+        gpu.event(stream, "fusion_1", 0, 100);
+        gpu.event(stream, "MemcpyH2D", 200, 100);
+        gpu.event(stream, "Memset", 400, 100);
+        pb::XLine *ops = gpu.line(-1, "XLA Ops", 0);
+        gpu.event(ops, "fusion_1", 0, 100);
+        PlaneMaker tpu = addPlane(space, "/device:TPU:0", 4);
+        tpu.event(tpu.line(1, "Stream #1", 0), "tpu_op", 0, 10); // not a GPU plane
+        PlaneMaker cpu = addPlane(space, "/host:CPU", 1);
+        pb::XLine *thread = cpu.line(7, "Host Threads/7", 0);
+        cpu.add(cpu.event(thread, "cuLaunchKernel", 0, 10)->mutable_stats(), "correlation_id")
+            ->set_int64_value(5);
+        cpu.event(thread, "ExecutorState::Process", 20, 10);
+        const std::string path = write("roles.xplane.pb", space);
+        const auto t = load({path});
+        QVERIFY(t);
+
+        auto rolesOn = [&](std::string_view trackName) {
+            std::vector<std::pair<std::string, SliceRole>> out;
+            const Track *track = trackNamed(*t, trackName);
+            if (!track)
+                return out;
+            for (const Row &row : track->rows)
+                for (size_t i = 0; i < row.size(); ++i)
+                    out.emplace_back(std::string(t->string(t->kinds[row.kind[i]].name)),
+                                     t->kinds[row.kind[i]].role);
+            return out;
+        };
+        using R = std::vector<std::pair<std::string, SliceRole>>;
+        QCOMPARE(rolesOn("Stream #14(Compute)"), (R{{"fusion_1", SliceRole::Kernel},
+                                                    {"MemcpyH2D", SliceRole::Memcpy},
+                                                    {"Memset", SliceRole::Memset}}));
+        QCOMPARE(rolesOn("XLA Ops"), (R{{"fusion_1", SliceRole::None}}));
+        QCOMPARE(rolesOn("Stream #1"), (R{{"tpu_op", SliceRole::None}}));
+        QCOMPARE(rolesOn("Host Threads/7"), (R{{"cuLaunchKernel", SliceRole::Runtime},
+                                               {"ExecutorState::Process", SliceRole::None}}));
+    }
+
     void unsortedInput()
     {
         pb::XSpace space;

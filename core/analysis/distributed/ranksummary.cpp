@@ -5,6 +5,7 @@
 #include "core/analysis/distributed/collectiveargs.h"
 #include "core/analysis/distributed/communicationkernels.h"
 #include "core/analysis/distributed/devicekernels.h"
+#include "core/analysis/framework.h"
 #include "core/analysis/kernels/kernelclasses.h"
 #include "core/analysis/pytorch/intervals.h"
 #include "core/analysis/pytorch/kinetoindex.h"
@@ -64,7 +65,9 @@ void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary 
         if (out.kernelCount == 1 || end > out.lastKernelEnd)
             out.lastKernelEnd = end;
     };
-    if (index.hasKernels) {
+    // An XSpace's kernels have roles for GPU time, but its steps and collectives are read from
+    // its device lines, by XProf's rules.
+    if (index.hasKernels && readsGpuWorkByRole(trace)) {
         KernelClasses classes(trace);
         for (const KinetoActivity &act : index.activities) {
             if (act.role != SliceRole::Kernel)

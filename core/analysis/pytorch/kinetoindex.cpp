@@ -94,7 +94,9 @@ uint32_t KinetoIndex::threadOfTrack(uint32_t track) const
 uint32_t kinetoSectionCount(const Trace &trace)
 {
     const size_t hosts = trace.info.hosts.size();
-    return trace.info.format == "chrome-json" && hosts >= 2 ? uint32_t(hosts) : 1;
+    // An XSpace run folder's hosts are its sections too: each has its own correlation ids.
+    const bool sectioned = trace.info.format == "chrome-json" || trace.info.format == "xspace";
+    return sectioned && hosts >= 2 ? uint32_t(hosts) : 1;
 }
 
 uint32_t kinetoRankCount(const Trace &trace)

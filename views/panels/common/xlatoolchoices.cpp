@@ -39,7 +39,7 @@ QString xlaToolReason(const core::Trace &trace, const QString &tool)
 {
     if (core::analysis::isPyTorchTrace(trace))
         return tr("%1; a PyTorch profile has none.").arg(tool);
-    if (core::analysis::hasGpuActivityRoles(trace))
+    if (core::analysis::readsGpuWorkByRole(trace))
         return tr("%1; this GPU capture has none.").arg(tool);
     return {};
 }

@@ -71,7 +71,7 @@ KernelStatsPanel::KernelStatsPanel(QWidget *parent) : QWidget(parent)
     m_pages = new FrameworkPages(this, classic, m_pytorch,
                                  [this](const AnalysisCachePtr &c) { m_pytorch->setAnalyses(c); });
     m_pages->setPageFor(
-        [](const core::Trace &trace) { return core::analysis::hasGpuActivityRoles(trace); });
+        [](const core::Trace &trace) { return core::analysis::readsGpuWorkByRole(trace); });
     auto *layout = new QVBoxLayout(classic);
     layout->addLayout(bar);
     layout->addWidget(m_status);

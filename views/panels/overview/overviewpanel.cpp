@@ -114,7 +114,7 @@ OverviewPanel::OverviewPanel(QWidget *parent) : QWidget(parent)
     // Another profiler's GPU capture (Nsight Systems) has no XLA steps or ops: its GPU work reads
     // like a PyTorch trace's, so it gets that page too.
     m_pages->setPageFor(
-        [](const core::Trace &trace) { return core::analysis::hasGpuActivityRoles(trace); });
+        [](const core::Trace &trace) { return core::analysis::readsGpuWorkByRole(trace); });
     auto *outer = new QVBoxLayout(classic);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *scroll = new QScrollArea(this);

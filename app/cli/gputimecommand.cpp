@@ -54,7 +54,9 @@ void writeJson(const GpuTimeReport &r, int64_t rank)
     j.endArray().value("kernel_wait_threshold_us", kKernelWaitThresholdUs).beginArray("kernel_types");
     for (const KernelTypeTime &k : r.kernelTypes)
         j.beginObject().value("type", k.type).value("sum_us", k.sumUs).value("count", k.count).endObject();
-    j.endArray().beginArray("launches");
+    j.endArray()
+        .value("launch_calls", r.htaLaunchCalls ? "hta" : "queueing")
+        .beginArray("launches");
     for (const LaunchStat &l : r.launches) {
         j.beginObject()
             .value("correlation", l.correlation)
@@ -128,6 +130,11 @@ void writeText(const GpuTimeReport &r)
     std::printf("\nLaunches: %zu; runtime over %.0f us: %zu; launch delay over %.0f us: %zu\n",
                 r.launches.size(), kRuntimeOutlierUs, runtimeOutliers, kLaunchDelayOutlierUs,
                 delayOutliers);
+    std::printf("  (%s)\n", r.htaLaunchCalls
+                                 ? "HolisticTraceAnalysis's launch calls: cudaLaunchKernel[ExC], "
+                                   "cudaMemcpyAsync, cudaMemsetAsync and their HIP twins"
+                                 : "every call that queued work on a stream: this capture's launch "
+                                   "calls are not all in HolisticTraceAnalysis's list");
     std::printf("\nOperators and their kernel sequences (top 10 by occurrences):\n");
     for (size_t i = 0; i < r.opKernels.size() && i < 10; ++i) {
         const OpKernelSequence &o = r.opKernels[i];

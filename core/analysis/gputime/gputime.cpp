@@ -1,5 +1,6 @@
 #include "core/analysis/gputime/gputime.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/pytorch/intervals.h"
 #include "core/model/launchcalls.h"
@@ -30,11 +31,21 @@ double us(TimePs ps)
 }
 
 // Launch calls HTA's launch statistics read (PYTORCH.md §3.5), and their HIP counterparts.
-bool isLaunchStatCall(std::string_view n)
+// HTA's launch calls (PYTORCH.md §3.5): what a PyTorch trace's launch statistics count.
+bool isHtaLaunchStatCall(std::string_view n)
 {
     return n == "cudaLaunchKernel" || n == "cudaLaunchKernelExC" || n == "cudaMemcpyAsync"
            || n == "cudaMemsetAsync" || n == "hipLaunchKernel" || n == "hipExtModuleLaunchKernel"
            || n == "hipModuleLaunchKernel" || n == "hipMemcpyAsync" || n == "hipMemsetAsync";
+}
+
+// A CUDA / HIP / HSA API call by its name (cudaMemcpy, cuMemcpyHtoD_v2, hipGraphLaunch ...), as
+// opposed to a launch an older TensorFlow capture names after the kernel it launched.
+bool isApiCallName(std::string_view n)
+{
+    auto upperAt = [&](size_t i) { return n.size() > i && n[i] >= 'A' && n[i] <= 'Z'; };
+    return (n.starts_with("cuda") && upperAt(4)) || (n.starts_with("cu") && upperAt(2))
+           || (n.starts_with("hip") && upperAt(3)) || n.starts_with("hsa_");
 }
 
 bool inWindow(TimePs t, const std::optional<TimeWindow> &window)
@@ -344,10 +355,19 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     report.temporal = temporal(trace, index, chosen);
     report.idle = idle(index, chosen);
     report.kernelTypes = kernelTypes(trace, index, chosen);
+    // HTA's list was written for PyTorch's launches. Another capture (XSpace, Nsight Systems,
+    // rocprofv3) launches through calls it does not name (cuLaunchKernel, cuMemcpyHtoDAsync_v2,
+    // or in older TensorFlow captures a call named after its kernel) and would show few or no
+    // launches: there every call that queues work on a stream counts. Synchronous copies and
+    // graph launches stay out, as in HTA.
+    report.htaLaunchCalls = isPyTorchTrace(trace);
     for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
         const KinetoRuntime &rt = index.runtimes[r];
         const std::string_view name = trace.name(rt.ref);
-        if (!inWindow(rt.start, window) || !isLaunchStatCall(name))
+        const bool launch = report.htaLaunchCalls
+                                ? isHtaLaunchStatCall(name)
+                                : isQueueingLaunch(name) || !isApiCallName(name);
+        if (!inWindow(rt.start, window) || !launch)
             continue;
         for (uint32_t a : index.activitiesOf(r)) {
             const KinetoActivity &act = index.activities[a];

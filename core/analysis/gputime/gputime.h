@@ -12,7 +12,10 @@
 //   other.
 // - Kernel type time: computation, communication and memory kernels' merged time, each elementary
 //   interval labelled by the types active in it ("COMPUTATION overlapping COMMUNICATION").
-// - Launches: each kernel / memcpy / memset launch call with its GPU activity: CPU (runtime)
+// - Launches: each kernel / memcpy / memset launch call (HTA's names on a PyTorch trace; on
+//   another capture, whose driver calls HTA cannot know, every call that queues work on a
+//   stream: launchcalls.h's, or a call named after its kernel in older TensorFlow captures)
+//   with its GPU activity: CPU (runtime)
 //   duration, GPU duration, launch delay = max(0, GPU start − runtime end); outliers past HTA's
 //   cut-offs (runtime > 50 µs, delay > 100 µs).
 // - Queue length per device and stream: +1 at each launch, −1 when its activity starts; the
@@ -126,6 +129,9 @@ struct GpuTimeReport
     std::vector<OpKernelSequence> opKernels; // by occurrences, descending
     std::string window;                      // "whole trace" or the step's name
     std::string scope;                       // "rank 3 of 8" for a merged run, else empty
+    // Launches are HTA's launch calls (a PyTorch trace), else every call that queues work on
+    // a stream.
+    bool htaLaunchCalls = true;
 };
 
 // `window`: only GPU activities starting in it, and launches whose call starts in it.

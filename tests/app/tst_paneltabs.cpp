@@ -147,7 +147,7 @@ private slots:
         QVERIFY(tip(bar, "Kernel Stats").contains("no GPU"));
         QVERIFY(!greyed(bar, "Op Profile"));
         QVERIFY(titles(bar).indexOf("Kernel Stats") > titles(bar).indexOf("Flame Graph"));
-        // GPU Time reads PyTorch launches: greyed on an XSpace profile.
+        // GPU Time reads GPU launches and kernels: greyed on a TPU profile.
         QVERIFY(greyed(bar, "GPU Time"));
         // The XLA tools apply to a TPU profile.
         QVERIFY(!greyed(bar, "HLO Op Stats"));

@@ -16,6 +16,8 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -31,6 +33,19 @@
 using namespace tracedesk;
 
 namespace {
+
+const QString kTeAttentionXSpace = QString(TRACEDESK_SHARED_FIXTURES)
+                                   + "/xspace/tracelens_te_fused_attn/934987a2fc2f.xplane.pb";
+const QString kTfMultiWorker = QString(TRACEDESK_SHARED_FIXTURES)
+                               + "/xspace/xprof_GPU-multi-worker/34.83.195.179_6003.xplane.pb";
+
+const QGroupBox *card(const QWidget &panel, const QString &title)
+{
+    for (const QGroupBox *box : panel.findChildren<QGroupBox *>())
+        if (box->title() == title)
+            return box;
+    return nullptr;
+}
 
 const QString kResnet = QString(TRACEDESK_SHARED_FIXTURES)
                         + "/chrome_json/kineto__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz";
@@ -68,6 +83,47 @@ class TstGpuTimePanel : public QObject
     Q_OBJECT
 
 private slots:
+    // An XSpace GPU profile (JAX on ROCm): the panel applies, shows its one device and its
+    // launch queue, and shows no card that only a PyTorch trace fills (aten operators) nor a
+    // counter track it does not have.
+    void xspaceGpuProfile()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kTeAttentionXSpace);
+        auto loaded = core::loadTrace(kTeAttentionXSpace.toStdString());
+        QVERIFY(loaded);
+        QVERIFY(views::GpuTimePanel::notApplicableReason(*loaded.value()).isEmpty());
+        auto cache = std::make_shared<core::analysis::AnalysisCache>(loaded.value());
+        views::GpuTimePanel panel;
+        panel.resize(1400, 1200);
+        panel.show();
+        QSignalSpy done(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(cache);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        QCOMPARE(panel.temporalModel()->rowCount(), 1);
+        QCOMPARE(panel.idleModel()->rowCount(), 1);
+        QCOMPARE(panel.queueModel()->rowCount(), 1);
+        QVERIFY(panel.statusText().contains("launches"));
+        const QGroupBox *ops = card(panel, "Operators and their kernels");
+        const QGroupBox *queue = card(panel, "Launch queue length");
+        QVERIFY(ops && queue);
+        QVERIFY(!ops->isVisibleTo(&panel));
+        QVERIFY(queue->isVisibleTo(&panel));
+        for (const QLabel *label : queue->findChildren<QLabel *>())
+            QVERIFY2(!label->text().contains("counter track"), qPrintable(label->text()));
+
+        // A TensorFlow capture names its launches after their kernels: no queueing call, so no
+        // queue card rather than an empty one.
+        TRACEDESK_REQUIRE_FIXTURE(kTfMultiWorker);
+        auto tf = core::loadTrace(kTfMultiWorker.toStdString());
+        QVERIFY(tf);
+        QSignalSpy again(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(tf.value()));
+        QTRY_VERIFY_WITH_TIMEOUT(again.count() == 1, 60000);
+        QCOMPARE(panel.temporalModel()->rowCount(), 3);
+        QCOMPARE(panel.queueModel()->rowCount(), 0);
+        QVERIFY(!queue->isVisibleTo(&panel));
+    }
+
     void showsWhyTheGpuWaits()
     {
         TRACEDESK_REQUIRE_FIXTURE(kResnet);
@@ -89,6 +145,13 @@ private slots:
         QVERIFY(panel.idleModel()->rowCount() >= 1);
         QVERIFY(panel.typeModel()->rowCount() >= 1);
         QVERIFY(panel.opKernelModel()->rowCount() > 0);
+        // Its streams' queues are drawn on the timeline, and the note says where.
+        const QGroupBox *queue = card(panel, "Launch queue length");
+        QVERIFY(queue && queue->isVisibleTo(&panel));
+        bool pointsToTrack = false;
+        for (const QLabel *label : queue->findChildren<QLabel *>())
+            pointsToTrack = pointsToTrack || label->text().contains("counter track");
+        QVERIFY(pointsToTrack);
 
         // A launch outlier, clicked, names its launch call on the timeline.
         QTableView *view = panel.launchView();

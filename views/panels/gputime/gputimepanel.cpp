@@ -20,6 +20,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tracedesk::views {
 
 namespace {
@@ -28,7 +30,8 @@ using namespace core::analysis::gputime;
 
 // A card with an explanatory line above its table (sortable on raw values, whole rows).
 QTableView *addTable(QVBoxLayout *layout, QWidget *parent, const QString &title,
-                     AnalysisTableModel *model, const QString &note = {})
+                     AnalysisTableModel *model, const QString &note = {},
+                     QWidget **cardOut = nullptr, QLabel **noteOut = nullptr)
 {
     auto *content = new QWidget(parent);
     auto *v = new QVBoxLayout(content);
@@ -37,14 +40,40 @@ QTableView *addTable(QVBoxLayout *layout, QWidget *parent, const QString &title,
         auto *label = new QLabel(note, content);
         label->setWordWrap(true);
         v->addWidget(label);
+        if (noteOut)
+            *noteOut = label;
     }
     QTableView *view = makeRowTable(
         makeTableProxy(model, AnalysisTableModel::kSortRole, -1, content), content);
     view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     v->addWidget(view);
-    layout->addWidget(makeCard(title, content, parent));
+    QWidget *card = makeCard(title, content, parent);
+    layout->addWidget(card);
+    if (cardOut)
+        *cardOut = card;
     return view;
+}
+
+// A PyTorch trace draws each stream's queue on the timeline; an XSpace does not (its many
+// launches would double the store), so only the first says where to look.
+bool hasLaunchQueueTracks(const core::Trace &trace)
+{
+    return std::any_of(trace.tracks.begin(), trace.tracks.end(), [&](const core::Track &t) {
+        return t.type == core::TrackType::Counter
+               && trace.string(t.name).ends_with(" launch queue");
+    });
+}
+
+QString queueNote(bool onTimeline)
+{
+    const QString over = onTimeline ? GpuTimePanel::tr(" (over time: the stream's \"launch queue\" "
+                                                        "counter track on the timeline)")
+                                    : QString();
+    return GpuTimePanel::tr("Launches queued on a stream and not yet started%1; blocked is the "
+                            "time at %2 queued launches, where CUDA makes the next launch wait.")
+        .arg(over)
+        .arg(kMaxLaunchQueue);
 }
 
 AnalysisTableModel *tableModel(QStringList headers, std::initializer_list<std::pair<int, int>> decimals,
@@ -169,7 +198,8 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     QTableView *ops = addTable(layout, body, tr("Operators and their kernels"), m_opKernels,
                                tr("Each aten operator with the kernels one call launched; the "
                                   "mean delay from the operator's start to each launch, and from "
-                                  "each launch to its kernel's start."));
+                                  "each launch to its kernel's start."),
+                               &m_opKernelsCard);
     ops->sortByColumn(2, Qt::DescendingOrder);
     ops->setTextElideMode(Qt::ElideMiddle);
     ops->setColumnWidth(0, 260);
@@ -178,11 +208,8 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     m_queue = tableModel({tr("Device"), tr("Stream"), tr("Points"), tr("Mean"), tr("Std"),
                           tr("Min"), tr("Median"), tr("Max"), tr("Blocked (us)")},
                          {{3, 2}, {4, 2}, {6, 1}, {8, 1}}, this);
-    m_views << addTable(layout, body, tr("Launch queue length"), m_queue,
-                        tr("Launches queued on a stream and not yet started (over time: the "
-                           "stream's \"launch queue\" counter track on the timeline); blocked is "
-                           "the time at %1 queued launches, where CUDA makes the next launch wait.")
-                            .arg(kMaxLaunchQueue));
+    m_views << addTable(layout, body, tr("Launch queue length"), m_queue, queueNote(false),
+                        &m_queueCard, &m_queueNote);
     layout->addStretch(1);
     auto *pathPage = new QWidget(m_tabs);
     auto *pathLayout = new QVBoxLayout(pathPage);
@@ -219,8 +246,8 @@ bool GpuTimePanel::isComputing() const
 QString GpuTimePanel::notApplicableReason(const core::Trace &trace)
 {
     if (!core::analysis::hasGpuActivityRoles(trace))
-        return tr("GPU Time reads the launches and kernels of a PyTorch profiler trace or an "
-                  "Nsight Systems export; this profile has none.");
+        return tr("GPU Time reads the launches and kernels of a GPU profile (PyTorch, "
+                  "TensorFlow or JAX on a GPU, Nsight Systems, rocprofv3); this profile has none.");
     return {};
 }
 
@@ -268,7 +295,7 @@ void GpuTimePanel::showReport(ReportPtr report)
     m_report = std::move(report);
     const GpuTimeReport &r = *m_report;
     if (r.temporal.empty()) {
-        m_status->setText(tr("This PyTorch profile has no GPU activity: nothing waited."));
+        m_status->setText(tr("This profile has no GPU activity: nothing waited."));
         emit computed();
         return;
     }
@@ -311,6 +338,10 @@ void GpuTimePanel::showReport(ReportPtr report)
         rows.push_back({qlonglong(q.device), qlonglong(q.stream), qlonglong(q.count), q.mean, q.std,
                         qlonglong(q.min), q.p50, qlonglong(q.max), q.blockedUs});
     m_queue->setRows(std::move(rows));
+    m_queueNote->setText(queueNote(hasLaunchQueueTracks(m_cache->trace())));
+    // Only the queueing calls the rules name fill it (a TensorFlow capture's launches are named
+    // after their kernels); an empty table would read as "nothing queued".
+    m_queueCard->setVisible(!r.queueLength.empty());
     rows.clear();
     for (const OpKernelSequence &o : r.opKernels) {
         QStringList kernels;
@@ -320,6 +351,8 @@ void GpuTimePanel::showReport(ReportPtr report)
                         qlonglong(o.occurrences), o.opToLaunchUs, o.launchToKernelUs});
     }
     m_opKernels->setRows(std::move(rows));
+    // aten operators exist in PyTorch traces only.
+    m_opKernelsCard->setVisible(!r.opKernels.empty());
     for (QTableView *view : m_views)
         fitRows(view);
     // The answer first: how much the GPU idled, and mostly why.

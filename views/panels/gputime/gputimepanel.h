@@ -84,6 +84,9 @@ private:
     AnalysisTableModel *m_launches = nullptr;
     AnalysisTableModel *m_queue = nullptr;
     AnalysisTableModel *m_opKernels = nullptr;
+    QWidget *m_opKernelsCard = nullptr;
+    QWidget *m_queueCard = nullptr;
+    QLabel *m_queueNote = nullptr;
     QTableView *m_launchView = nullptr;
     QPushButton *m_outline = nullptr;
     CriticalPathView *m_criticalPath = nullptr;

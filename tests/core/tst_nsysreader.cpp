@@ -227,6 +227,23 @@ private slots:
         QCOMPARE(hostTracks, db.scalar(threads));
         QCOMPARE(deviceTracks, first ? 0 : db.scalar(streams));
 
+        // Records of no stream (event and context syncs carry stream 0xFFFFFFFF) sit on a
+        // track named for what they are, never "Stream 4294967295".
+        int64_t noStreamRows = 0;
+        for (const char *table : kActivityTables) {
+            if (db.hasTable(table))
+                noStreamRows += db.scalar(std::string("SELECT count(*) FROM ") + table
+                                          + " WHERE streamId = 4294967295");
+        }
+        int64_t onNoStreamTracks = 0;
+        for (const Track &track : t.tracks) {
+            const std::string_view name = t.string(track.name);
+            QVERIFY(name != "Stream 4294967295");
+            if (name.starts_with("Synchronization (no stream)"))
+                onNoStreamTracks += int64_t(track.sliceCount);
+        }
+        QCOMPARE(onNoStreamTracks, noStreamRows);
+
         // The session's wall-clock start is the clock origin; the times stay session-relative.
         QCOMPARE(t.info.run.clockOriginNs,
                  db.scalar("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"));

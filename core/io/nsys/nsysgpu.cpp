@@ -10,10 +10,6 @@ namespace tracedesk::core::nsys {
 
 namespace {
 
-// CUPTI stream ids are 32-bit; a record that belongs to no stream (a context
-// synchronisation) carries 0xFFFFFFFF.
-constexpr int64_t kNoStream = 0xFFFFFFFF;
-
 // The columns every activity query selects first, in this order.
 enum ActivityColumn { kActivityStart, kActivityEnd, kActivityDevice, kActivityStream,
                       kActivityCorrelation, kActivityPid };

@@ -192,7 +192,9 @@ void NsysImporter::nameStreamTracks()
     for (const auto &[key, track] : m_streamTracks)
         pidsPerDevice[key.device].insert(key.globalPid);
     for (const auto &[key, track] : m_streamTracks) {
-        std::string name = "Stream " + std::to_string(key.stream);
+        // Nsight Systems draws these on the device's own row, not as a stream.
+        std::string name = key.stream == kNoStream ? std::string("Synchronization (no stream)")
+                                                   : "Stream " + std::to_string(key.stream);
         if (pidsPerDevice[key.device].size() > 1)
             name += " (pid " + std::to_string(pidOf(key.globalPid)) + ")";
         m_builder.track(track).name = m_builder.intern(name);

@@ -40,6 +40,10 @@ class LoadControl;
 
 namespace tracedesk::core::nsys {
 
+// CUPTI stream ids are 32-bit; a record that belongs to no stream (an event or context
+// synchronisation) carries 0xFFFFFFFF.
+inline constexpr int64_t kNoStream = 0xFFFFFFFF;
+
 class NsysImporter
 {
 public:

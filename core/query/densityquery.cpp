@@ -34,16 +34,15 @@ public:
         }
         m_touched.clear();
     }
+    // Called for every slice a frame walks: the common case (a kind already in this column)
+    // stays small enough to inline.
     void add(uint32_t kind, TimePs ps)
     {
-        if (kind >= m_stamp.size())
-            grow(kind);
-        if (m_stamp[kind] != m_generation) {
-            m_stamp[kind] = m_generation;
-            m_time[kind] = 0;
-            m_touched.push_back(kind);
+        if (kind < m_stamp.size() && m_stamp[kind] == m_generation) [[likely]] {
+            m_time[kind] += ps;
+            return;
         }
-        m_time[kind] += ps;
+        addFirst(kind, ps);
     }
     // The kind with the most time (the first seen on ties) and that time.
     std::pair<uint32_t, double> best() const
@@ -64,6 +63,15 @@ public:
     }
 
 private:
+    [[gnu::noinline]] void addFirst(uint32_t kind, TimePs ps)
+    {
+        if (kind >= m_stamp.size())
+            grow(kind);
+        m_stamp[kind] = m_generation;
+        m_time[kind] = ps;
+        m_touched.push_back(kind);
+    }
+
     void grow(uint32_t kind)
     {
         const size_t size = std::max<size_t>(size_t(kind) + 1, m_stamp.size() * 2);
@@ -268,19 +276,35 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
         count += starts;
         times.add(kind, ps);
     };
+    int64_t rangePx = -2; // the column [columnStart, columnEnd) is; -2 before the first
     auto columnOf = [&](TimePs t) {
-        if (t < columnStart || t >= columnEnd) {
-            const int64_t px = std::max<int64_t>(view.pixelOf(t), -1);
-            columnStart = view.pixelStart(px);
-            columnEnd = view.pixelStart(px + 1);
-            return px;
+        if (t >= columnStart && t < columnEnd)
+            return rangePx;
+        // Usually the next column: one boundary to compute instead of three.
+        if (rangePx >= -1 && t >= columnEnd) {
+            const TimePs nextEnd = view.pixelStart(rangePx + 2);
+            if (t < nextEnd) {
+                columnStart = columnEnd;
+                columnEnd = nextEnd;
+                return ++rangePx;
+            }
         }
-        return column;
+        rangePx = std::max<int64_t>(view.pixelOf(t), -1);
+        columnStart = view.pixelStart(rangePx);
+        columnEnd = view.pixelStart(rangePx + 1);
+        return rangePx;
     };
     auto walk = [&](auto duration, auto kinds) {
         for (size_t i = run.first; i < size_t(run.first) + run.count; ++i) {
             const TimePs s = start[i], e = s + duration[i];
             const auto kind = uint32_t(kinds[i]);
+            // Most slices of a folded run start and end inside the column being filled.
+            if (s >= columnStart && s < columnEnd && e <= columnEnd && column >= 0) {
+                busy += e - s;
+                ++count;
+                times.add(kind, e - s);
+                continue;
+            }
             int64_t px = columnOf(s);
             if (duration[i] <= 0) {
                 add(px, kind, 0, true);
@@ -289,7 +313,7 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
             // Parts before the view go to column -1, which flush() drops.
             add(px, kind, std::min(e, columnEnd) - std::max(s, columnStart), true);
             while (e > columnEnd && px + 1 < widthPx) {
-                ++px;
+                rangePx = ++px;
                 columnStart = columnEnd;
                 columnEnd = view.pixelStart(px + 1);
                 add(px, kind, std::min(e, columnEnd) - columnStart, false);

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <map>
+#include <random>
 
 using namespace tracedesk::core;
 
@@ -85,6 +86,7 @@ private slots:
     void binnedMatchesExact();
     void smallRowsHaveNoBins();
     void budgetCountsStartsOfLongerRuns();
+    void exactMatchesBruteForce();
 };
 
 // 100 ps per pixel, 10 columns; every slice is under 2 px, so they fold into two runs split by
@@ -248,3 +250,83 @@ void TstDensityQuery::budgetCountsStartsOfLongerRuns()
 
 QTEST_GUILESS_MAIN(TstDensityQuery)
 #include "tst_densityquery.moc"
+
+// The walk of a folded run against a column-by-column count over every slice: random rows of
+// slices inside one column, across column edges, over several columns, instants, before and
+// after the view, of five kinds, at a few scales.
+void TstDensityQuery::exactMatchesBruteForce()
+{
+    std::mt19937_64 random(42);
+    for (int trial = 0; trial < 60; ++trial) {
+        TraceBuilder builder;
+        const uint32_t plane = builder.addPlane("plane", "host", 1, PlaneKind::Host);
+        const uint32_t track = builder.addTrack(plane, "track", 1);
+        for (const char *name : {"a", "b", "c", "d", "e"}) {
+            EventKind kind;
+            kind.name = builder.intern(name);
+            builder.addKind(kind);
+        }
+        std::vector<Spec> specs;
+        TimePs t = TimePs(random() % 50);
+        const int n = 200 + int(random() % 2000);
+        for (int i = 0; i < n; ++i) {
+            const int shape = int(random() % 10);
+            const TimePs duration = shape == 0   ? 0
+                                    : shape == 1 ? TimePs(200 + random() % 900)
+                                                 : TimePs(1 + random() % 40);
+            specs.push_back({t, duration, uint32_t(random() % 5)});
+            t += duration + 1 + TimePs(random() % 30);
+            builder.trackBuilder(track).addSlice(specs.back().start, duration, specs.back().kind);
+        }
+        const auto trace = builder.build();
+        const Row &row = trace->tracks[0].rows[0];
+        QCOMPARE(row.size(), specs.size());
+        const int width = 50 + int(random() % 300);
+        const TimePs t0 = TimePs(random() % 500);
+        const TimePs t1 = t0 + std::max<TimePs>(width, (t - t0) * TimePs(1 + random() % 4) / 4);
+        const Viewport view = Viewport::withWidth(t0, t1, width);
+        const VisibleItem all{specs.front().start, specs.back().start + specs.back().duration
+                                                       - specs.front().start,
+                              0, uint32_t(specs.size()), 0};
+        std::vector<DensityColumn> walked;
+        densityColumns(row, view, {all}, walked);
+
+        std::vector<DensityColumn> expected;
+        for (int64_t px = 0; px < view.widthPx(); ++px) {
+            const TimePs a = view.pixelStart(px), b = view.pixelStart(px + 1);
+            TimePs busy = 0;
+            uint32_t count = 0;
+            std::vector<std::pair<uint32_t, TimePs>> byKind; // in the order first seen
+            for (const Spec &sl : specs) {
+                const TimePs e = sl.start + sl.duration;
+                const bool starts = sl.start >= a && sl.start < b;
+                const TimePs overlap = std::max<TimePs>(0, std::min(e, b) - std::max(sl.start, a));
+                if (!starts && overlap == 0)
+                    continue;
+                busy += overlap;
+                count += starts;
+                auto it = std::find_if(byKind.begin(), byKind.end(),
+                                       [&](const auto &k) { return k.first == sl.kind; });
+                if (it == byKind.end())
+                    byKind.push_back({sl.kind, overlap});
+                else
+                    it->second += overlap;
+            }
+            if (busy == 0 && count == 0)
+                continue;
+            std::pair<uint32_t, TimePs> best{0, -1};
+            for (const auto &k : byKind)
+                if (k.second > best.second)
+                    best = k;
+            expected.push_back({px, float(std::min(1.0, double(busy) / double(b - a))),
+                                best.first, count, 0});
+        }
+        QCOMPARE(walked.size(), expected.size());
+        for (size_t i = 0; i < walked.size(); ++i) {
+            QCOMPARE(walked[i].px, expected[i].px);
+            QCOMPARE(walked[i].count, expected[i].count);
+            QCOMPARE(walked[i].kind, expected[i].kind);
+            QVERIFY(std::abs(walked[i].coverage - expected[i].coverage) < 1e-6);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 #include "options.h"
 #include "pytorchcommands.h"
 
+#include "core/analysis/framework.h"
 #include "core/analysis/gputime/gputime.h"
 #include "core/io/traceloader.h"
 
@@ -23,10 +24,13 @@ namespace {
 
 using namespace core::analysis::gputime;
 
-void writeJson(const GpuTimeReport &r, int64_t rank)
+void writeJson(const core::Trace &trace, const GpuTimeReport &r, int64_t rank)
 {
     JsonOut j;
-    j.beginObject().value("framework", "pytorch").value("window", r.window).beginArray("temporal");
+    j.beginObject()
+        .value("framework", core::analysis::frameworkOf(trace))
+        .value("window", r.window)
+        .beginArray("temporal");
     for (const TemporalBreakdown &t : r.temporal) {
         j.beginObject()
             .value("device", t.device)
@@ -60,8 +64,8 @@ void writeJson(const GpuTimeReport &r, int64_t rank)
     for (const LaunchStat &l : r.launches) {
         j.beginObject()
             .value("correlation", l.correlation)
-            .value("runtime", l.runtime)
-            .value("kernel", l.kernel)
+            .value("runtime", trace.name(l.call))
+            .value("kernel", trace.name(l.activity))
             .value("device", l.device)
             .value("stream", l.stream)
             .value("start_us", l.startUs)
@@ -193,7 +197,7 @@ int runGpuTime(int argc, char **argv)
     }
     const GpuTimeReport report = gpuTimeReport(ranked->trace(), *index, window);
     if (json)
-        writeJson(report, index->scope.wholeTrace ? 0 : int64_t(index->scope.section));
+        writeJson(ranked->trace(), report, index->scope.wholeTrace ? 0 : int64_t(index->scope.section));
     else
         writeText(report);
     return kExitOk;

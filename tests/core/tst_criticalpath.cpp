@@ -181,6 +181,28 @@ private slots:
                  QString("gpu_kernel_launch_overhead"));
     }
 
+    // A window holding more events than the limit is refused with a note, before anything is
+    // built; one holding exactly that many is searched.
+    void refusesTooManyEvents()
+    {
+        const auto trace = load(testsupport::handCriticalPathTrace(true));
+        const auto index = pytorch::buildKinetoIndex(*trace);
+        const auto full = gputime::buildCriticalPathGraph(*trace, index, std::nullopt);
+        QVERIFY(full.error.empty());
+        const size_t events = full.events.size();
+        QVERIFY(events > 2);
+        const auto fits = gputime::buildCriticalPathGraph(*trace, index, std::nullopt, events);
+        QVERIFY(fits.error.empty());
+        QCOMPARE(gputime::criticalPath(*trace, fits).length, 530 * kUs);
+        const auto refused =
+            gputime::buildCriticalPathGraph(*trace, index, std::nullopt, events - 1);
+        QVERIFY(refused.events.empty() && refused.edges.empty());
+        QVERIFY(refused.error.find(std::to_string(events)) != std::string::npos);
+        const CriticalPath path = gputime::criticalPath(*trace, refused);
+        QCOMPARE(path.error, refused.error);
+        QCOMPARE(path.length, TimePs(0));
+    }
+
     void handBuiltWhatIf()
     {
         const auto trace = load(testsupport::handCriticalPathTrace(true));

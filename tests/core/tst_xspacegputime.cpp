@@ -248,9 +248,21 @@ void TstXSpaceGpuTime::breakdowns()
     }
     QVERIFY(!bound.empty());
     QCOMPARE(report.launches.size(), bound.size());
+    QCOMPARE(report.launchCount, int64_t(bound.size()));
+    // A view that lists outliers keeps only those: over HTA's 50 us runtime or 100 us delay.
+    size_t outliers = 0;
+    for (const auto &[correlation, pair] : bound) {
+        const auto &[call, work] = pair;
+        outliers += call->end - call->start > gputime::kRuntimeOutlierUs
+                    || work->start - call->end > gputime::kLaunchDelayOutlierUs;
+    }
+    const auto outliersOnly =
+        gputime::gpuTimeReport(trace, index, std::nullopt, gputime::LaunchDetail::Outliers);
+    QCOMPARE(outliersOnly.launchCount, int64_t(bound.size()));
+    QCOMPARE(outliersOnly.launches.size(), outliers);
     for (const gputime::LaunchStat &l : report.launches) {
         const auto &[call, work] = bound.at(l.correlation);
-        QCOMPARE(l.runtime, call->name);
+        QCOMPARE(std::string(trace.name(l.call)), call->name);
         QVERIFY(near(l.cpuDurationUs, call->end - call->start));
         QVERIFY(near(l.gpuDurationUs, work->end - work->start));
         QVERIFY(near(l.launchDelayUs, std::max(0.0, work->start - call->end)));

@@ -88,6 +88,11 @@ std::pair<const char *, TimePs CriticalPath::*> segmentKind(const PathEdge &edge
 CriticalPath criticalPath(const Trace &trace, const CriticalPathGraph &graph,
                           const std::vector<SpeedUp> &speedUps)
 {
+    if (!graph.error.empty()) {
+        CriticalPath refused;
+        refused.error = graph.error;
+        return refused;
+    }
     CriticalPath out;
     const uint32_t n = graph.nodeCount();
     if (n == 0)

@@ -73,8 +73,16 @@ public:
         m_graph.window = window ? *window : TimeWindow{trace.begin, trace.end, "whole trace"};
     }
 
-    CriticalPathGraph build()
+    CriticalPathGraph build(size_t maxEvents)
     {
+        if (const size_t events = eventsInWindow(); events > maxEvents) {
+            m_graph.error = "the window holds " + std::to_string(events)
+                            + " CPU operators, launches and GPU activities, more than the "
+                            + std::to_string(maxEvents)
+                            + " a critical path is searched over; choose a step or a "
+                              "narrower window";
+            return std::move(m_graph);
+        }
         addCpuEvents();
         addGpuEvents();
         linkRuntimeLock();
@@ -89,6 +97,25 @@ private:
     bool inWindow(TimePs t) const
     {
         return !m_window || (t >= m_window->start && t <= m_window->end);
+    }
+
+    // What addCpuEvents and addGpuEvents would add, counted before anything is allocated.
+    size_t eventsInWindow() const
+    {
+        size_t count = 0;
+        for (const pytorch::KinetoNode &node : m_index.nodes)
+            count += node.role == SliceRole::CpuOp && node.end > node.start && inWindow(node.start);
+        for (const KinetoRuntime &rt : m_index.runtimes) {
+            if (rt.end > rt.start && inWindow(rt.start))
+                ++count;
+        }
+        for (const KinetoActivity &act : m_index.activities) {
+            if (act.runtime != kNoIndex) {
+                const KinetoRuntime &rt = m_index.runtimes[act.runtime];
+                count += rt.end > rt.start && inWindow(rt.start);
+            }
+        }
+        return count;
     }
 
     uint32_t addEvent(SliceRef ref, TimePs start, TimePs end, bool gpu)
@@ -195,13 +222,13 @@ private:
     void addGpuEvents()
     {
         m_eventOfActivity.assign(m_index.activities.size(), kNoIndex);
+        KernelTypeCache types(m_trace);
         for (uint32_t a = 0; a < m_index.activities.size(); ++a) {
             const KinetoActivity &act = m_index.activities[a];
             if (act.runtime == kNoIndex || m_eventOfRuntime[act.runtime] == kNoIndex)
                 continue;
             const uint32_t e = addEvent(act.ref, act.start, act.end, true);
-            m_graph.events[e].communication =
-                kernelTypeOf(m_trace.name(act.ref), act.role) == KernelType::Communication;
+            m_graph.events[e].communication = types.of(act.ref) == KernelType::Communication;
             m_eventOfActivity[a] = e;
         }
     }
@@ -540,9 +567,9 @@ private:
 } // namespace
 
 CriticalPathGraph buildCriticalPathGraph(const Trace &trace, const KinetoIndex &index,
-                                         const std::optional<TimeWindow> &window)
+                                         const std::optional<TimeWindow> &window, size_t maxEvents)
 {
-    return GraphBuilder(trace, index, window).build();
+    return GraphBuilder(trace, index, window).build(maxEvents);
 }
 
 } // namespace tracedesk::core::analysis::gputime

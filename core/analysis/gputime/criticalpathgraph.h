@@ -73,8 +73,14 @@ struct PathEdge
     uint32_t event = pytorch::kNoIndex; // the event the edge's time belongs to, if any
 };
 
+// The most events a graph is built over. A step of a training or serving trace holds far fewer;
+// a whole 10M-event profile without steps would hold millions, at about 300 bytes each in the
+// graph and its search: such a window is refused with a note, not searched.
+inline constexpr size_t kMaxPathEvents = 2'000'000;
+
 struct CriticalPathGraph
 {
+    std::string error;       // non-empty when the window was refused (too many events)
     std::vector<PathEvent> events;
     std::vector<PathEdge> edges;
     TimeWindow window;       // the span the events were taken from
@@ -88,8 +94,10 @@ struct CriticalPathGraph
     }
 };
 
-// `window`: nullopt for the whole trace.
+// `window`: nullopt for the whole trace. A window of more than `maxEvents` events gets an
+// empty graph with `error` set.
 CriticalPathGraph buildCriticalPathGraph(const Trace &trace, const pytorch::KinetoIndex &index,
-                                         const std::optional<TimeWindow> &window);
+                                         const std::optional<TimeWindow> &window,
+                                         size_t maxEvents = kMaxPathEvents);
 
 } // namespace tracedesk::core::analysis::gputime

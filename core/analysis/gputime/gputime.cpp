@@ -57,11 +57,12 @@ std::vector<TemporalBreakdown> temporal(const Trace &trace, const KinetoIndex &i
                                         const std::vector<uint32_t> &chosen)
 {
     std::map<int64_t, std::pair<IntervalList, IntervalList>> byDevice; // all, computation
+    KernelTypeCache types(trace);
     for (uint32_t a : chosen) {
         const KinetoActivity &act = index.activities[a];
         auto &[all, compute] = byDevice[act.device];
         all.push_back({act.start, act.end});
-        if (kernelTypeOf(trace.name(act.ref), act.role) == KernelType::Computation)
+        if (types.of(act.ref) == KernelType::Computation)
             compute.push_back({act.start, act.end});
     }
     std::vector<TemporalBreakdown> out;
@@ -117,9 +118,10 @@ std::vector<KernelTypeTime> kernelTypes(const Trace &trace, const KinetoIndex &i
     constexpr int kTypes = 3;
     std::array<IntervalList, kTypes> byType;
     std::array<int64_t, kTypes> counts{};
+    KernelTypeCache types(trace);
     for (uint32_t a : chosen) {
         const KinetoActivity &act = index.activities[a];
-        const int type = int(kernelTypeOf(trace.name(act.ref), act.role));
+        const int type = int(types.of(act.ref));
         byType[type].push_back({act.start, act.end});
         ++counts[type];
     }
@@ -341,7 +343,7 @@ KernelType kernelTypeOf(std::string_view name, SliceRole role)
 }
 
 GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
-                            const std::optional<TimeWindow> &window)
+                            const std::optional<TimeWindow> &window, LaunchDetail detail)
 {
     GpuTimeReport report;
     report.window = window ? window->name : std::string("whole trace");
@@ -375,15 +377,15 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
             l.call = rt.ref;
             l.activity = act.ref;
             l.correlation = rt.correlation;
-            l.runtime = std::string(name);
-            l.kernel = std::string(trace.name(act.ref));
             l.device = act.device;
             l.stream = act.stream;
             l.startUs = us(rt.start - trace.begin);
             l.cpuDurationUs = us(rt.end - rt.start);
             l.gpuDurationUs = us(act.end - act.start);
             l.launchDelayUs = us(std::max<TimePs>(0, act.start - rt.end));
-            report.launches.push_back(std::move(l));
+            ++report.launchCount;
+            if (detail == LaunchDetail::All || l.runtimeOutlier() || l.delayOutlier())
+                report.launches.push_back(l);
         }
     }
     report.queueLength = queueLengths(trace, index, window);

@@ -48,6 +48,31 @@ enum class KernelType : uint8_t { Computation, Communication, Memory };
 const char *kernelTypeName(KernelType type); // "COMPUTATION", "COMMUNICATION", "MEMORY"
 KernelType kernelTypeOf(std::string_view name, SliceRole role);
 
+// kernelTypeOf per event kind, each kind classified once: a trace has a few thousand kinds and
+// millions of kernels, and classifying a name is a dozen case-insensitive searches.
+class KernelTypeCache
+{
+public:
+    explicit KernelTypeCache(const Trace &trace)
+        : m_trace(trace)
+        , m_types(trace.kinds.size(), -1)
+    {}
+    KernelType of(SliceRef slice)
+    {
+        const auto kind = size_t(m_trace.row(slice).kind[slice.index]);
+        int8_t &type = m_types[kind];
+        if (type < 0) {
+            const EventKind &k = m_trace.kinds[kind];
+            type = int8_t(kernelTypeOf(m_trace.string(k.name), k.role));
+        }
+        return KernelType(type);
+    }
+
+private:
+    const Trace &m_trace;
+    std::vector<int8_t> m_types;
+};
+
 struct TemporalBreakdown
 {
     int64_t device = 0;
@@ -81,9 +106,7 @@ struct LaunchStat
 {
     SliceRef call;     // the launch call on its host thread
     SliceRef activity; // the GPU work it launched
-    int64_t correlation = 0;
-    std::string runtime; // the launch call's name
-    std::string kernel;  // its GPU activity's name
+    int64_t correlation = 0;   // names: trace.name(call), trace.name(activity)
     int64_t device = 0;
     int64_t stream = 0;
     double startUs = 0;  // the launch call's start, from the trace's start
@@ -124,7 +147,8 @@ struct GpuTimeReport
     std::vector<TemporalBreakdown> temporal; // by device
     std::vector<IdleBreakdown> idle;         // by device, stream
     std::vector<KernelTypeTime> kernelTypes; // by time, descending
-    std::vector<LaunchStat> launches;        // by launch start
+    std::vector<LaunchStat> launches;        // by launch start (outliers only if asked)
+    int64_t launchCount = 0;                 // every launch, kept or not
     std::vector<QueueLength> queueLength;    // by device, stream
     std::vector<OpKernelSequence> opKernels; // by occurrences, descending
     std::string window;                      // "whole trace" or the step's name
@@ -141,8 +165,13 @@ struct TimeWindow
     TimePs end = 0;
     std::string name;
 };
+// Which launches the report keeps: all (the CLI's contract), or the outliers only (a view that
+// lists those; at 100 bytes a launch, all of a 100M-event trace's would take gigabytes).
+enum class LaunchDetail : uint8_t { All, Outliers };
+
 GpuTimeReport gpuTimeReport(const Trace &trace, const pytorch::KinetoIndex &index,
-                            const std::optional<TimeWindow> &window = std::nullopt);
+                            const std::optional<TimeWindow> &window = std::nullopt,
+                            LaunchDetail detail = LaunchDetail::All);
 
 // Every host step `ProfilerStep#N` of the index's scope, by start.
 std::vector<TimeWindow> profilerStepWindows(const Trace &trace, const pytorch::KinetoIndex &index);

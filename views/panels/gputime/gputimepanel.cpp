@@ -113,9 +113,9 @@ QString outsideSpanText(const GpuTimeReport &r, const core::Trace &trace)
         .arg(profile / 1000.0, 0, 'f', 2);
 }
 
-QString text(const std::string &s)
+QString text(std::string_view s)
 {
-    return QString::fromStdString(s);
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
 } // namespace
@@ -286,7 +286,8 @@ void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
     m_status->setText(tr("Computing..."));
     m_compute.start([cache = m_cache] {
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
-        return std::make_shared<const GpuTimeReport>(gpuTimeReport(cache->trace(), *index));
+        return std::make_shared<const GpuTimeReport>(
+            gpuTimeReport(cache->trace(), *index, std::nullopt, LaunchDetail::Outliers));
     });
 }
 
@@ -294,6 +295,7 @@ void GpuTimePanel::showReport(ReportPtr report)
 {
     m_report = std::move(report);
     const GpuTimeReport &r = *m_report;
+    const core::Trace &trace = m_cache->trace();
     if (r.temporal.empty()) {
         m_status->setText(tr("This profile has no GPU activity: nothing waited."));
         emit computed();
@@ -328,7 +330,8 @@ void GpuTimePanel::showReport(ReportPtr report)
         if (!l.runtimeOutlier() && !l.delayOutlier())
             continue;
         m_outliers.push_back(i);
-        rows.push_back({text(l.kernel), text(l.runtime), l.cpuDurationUs, l.gpuDurationUs,
+        rows.push_back({text(trace.name(l.activity)), text(trace.name(l.call)), l.cpuDurationUs,
+                        l.gpuDurationUs,
                         l.launchDelayUs, qlonglong(l.correlation)});
     }
     m_launches->setRows(std::move(rows));
@@ -376,7 +379,7 @@ void GpuTimePanel::showReport(ReportPtr report)
             .arg(total / 1000.0, 0, 'f', 2)
             .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
             .arg(m_outliers.size())
-            .arg(r.launches.size())
+            .arg(r.launchCount)
         + outsideSpanText(r, m_cache->trace()));
     emit computed();
 }

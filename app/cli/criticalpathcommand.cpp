@@ -4,6 +4,7 @@
 #include "pytorchcommands.h"
 
 #include "core/analysis/gputime/criticalpath.h"
+#include "core/analysis/gputime/stepwindows.h"
 #include "core/io/traceloader.h"
 
 #include <algorithm>
@@ -15,10 +16,11 @@ namespace tracedesk::cli {
 const char *const kCriticalPathUsage =
     "  critical-path FILE|DIR [--rank N] [--step N | --annotation TEXT [--instance K]]\n"
     "                [--speedup NAME=FACTOR] [--json]\n"
-    "      The critical path of a step (PyTorch traces), by HolisticTraceAnalysis's lightweight\n"
+    "      The critical path of a step (GPU profiles), by HolisticTraceAnalysis's lightweight\n"
     "      rules: CPU operators, launches, kernels, stream order and synchronisations as one\n"
     "      dependency graph; its longest path, how much of it is CPU, GPU, launch delay and\n"
-    "      kernel-to-kernel wait, and its segments in order. --step N: ProfilerStep#N;\n"
+    "      kernel-to-kernel wait, and its segments in order. --step N: ProfilerStep#N, else\n"
+    "      XProf's step N (an XSpace); a window of more than 2M events is refused;\n"
     "      --annotation: the K-th (0-based) operator or annotation whose name holds TEXT.\n"
     "      --speedup: every event named NAME (an operator with what runs under it) FACTOR\n"
     "      times faster, and the path searched again.";
@@ -182,10 +184,10 @@ int runCriticalPath(int argc, char **argv)
     const auto index = core::analysis::pytorch::kinetoIndex(*ranked);
     std::optional<TimeWindow> window;
     if (args.has("step")) {
-        window = profilerStepWindow(t, *index, int64_t(step));
+        window = stepWindow(*ranked, *index, int64_t(step));
         if (!window)
             return fail("critical-path: " + args.positional.front() + " has no ProfilerStep#" +
-                        std::to_string(step));
+                        std::to_string(step) + " nor an XProf step " + std::to_string(step));
     } else if (args.has("annotation")) {
         window = annotationWindow(t, *index, args.value("annotation"), size_t(instance));
         if (!window)

@@ -5,6 +5,7 @@
 
 #include "core/analysis/framework.h"
 #include "core/analysis/gputime/gputime.h"
+#include "core/analysis/gputime/stepwindows.h"
 #include "core/io/traceloader.h"
 
 #include <cstdio>
@@ -13,12 +14,13 @@ namespace tracedesk::cli {
 
 const char *const kGpuTimeUsage =
     "  gpu-time FILE|DIR [--rank N] [--step N] [--json]\n"
-    "      Why the GPU waits (PyTorch traces), by HolisticTraceAnalysis's definitions: per\n"
+    "      Why the GPU waits (GPU profiles), by HolisticTraceAnalysis's definitions: per\n"
     "      device the idle, compute and non-compute time; per stream the idle gaps as host\n"
     "      wait (the launch came late), kernel wait (under 30 us) or other; kernel time by\n"
     "      type (computation, communication, memory, and their overlaps); every launch's CPU\n"
     "      and GPU duration and launch delay, with the outliers (runtime > 50 us, delay >\n"
-    "      100 us); launch queue length per stream. --step N: ProfilerStep#N only.";
+    "      100 us); launch queue length per stream. --step N: ProfilerStep#N, else\n"
+    "      XProf's step N (an XSpace).";
 
 namespace {
 
@@ -190,10 +192,10 @@ int runGpuTime(int argc, char **argv)
     const auto index = core::analysis::pytorch::kinetoIndex(*ranked);
     std::optional<TimeWindow> window;
     if (args.has("step")) {
-        window = profilerStepWindow(ranked->trace(), *index, int64_t(step));
+        window = stepWindow(*ranked, *index, int64_t(step));
         if (!window)
             return fail("gpu-time: " + args.positional.front() + " has no ProfilerStep#"
-                        + std::to_string(step));
+                        + std::to_string(step) + " nor an XProf step " + std::to_string(step));
     }
     const GpuTimeReport report = gpuTimeReport(ranked->trace(), *index, window);
     if (json)

@@ -7,6 +7,7 @@
 #include "core/analysis/gputime/criticalpath.h"
 #include "core/analysis/gputime/criticalpathgraph.h"
 #include "core/analysis/gputime/gputime.h"
+#include "core/analysis/gputime/stepwindows.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "core/io/traceloader.h"
 #include "support/kinetofixtures.h"
@@ -161,6 +162,7 @@ private slots:
     void criticalPathBounds_data() { breakdowns_data(); }
     void criticalPathBounds();
     void xprofViewsKeepTheirRules();
+    void xprofStepsAsWindows();
 };
 
 void TstXSpaceGpuTime::breakdowns_data()
@@ -357,6 +359,47 @@ void TstXSpaceGpuTime::xprofViewsKeepTheirRules()
     QVERIFY(hasGpuActivityRoles(*loaded.value()));
     QVERIFY(!readsGpuWorkByRole(*loaded.value()));
     QVERIFY(!isPyTorchTrace(*loaded.value()));
+}
+
+// A TensorFlow profile has no ProfilerStep#N: its XProf steps are the windows, each the span of
+// a step its `Steps` lines record, and a step's critical path fits in it.
+void TstXSpaceGpuTime::xprofStepsAsWindows()
+{
+    TRACEDESK_REQUIRE_FIXTURE(kTfMultiWorker);
+    std::ifstream in(kTfMultiWorker.toStdString(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    pb::XSpace space;
+    QVERIFY(space.ParseFromString(bytes.str()));
+    std::vector<int64_t> stepDurationsPs;
+    for (const pb::XPlane &plane : space.planes())
+        for (const pb::XLine &line : plane.lines())
+            if (line.name() == "Steps")
+                for (const pb::XEvent &e : line.events())
+                    stepDurationsPs.push_back(e.duration_ps());
+    QVERIFY(!stepDurationsPs.empty());
+
+    auto loaded = loadTrace(kTfMultiWorker.toStdString(), nullptr);
+    QVERIFY(loaded);
+    auto cache = std::make_shared<AnalysisCache>(loaded.value());
+    const auto index = pytorch::buildKinetoIndex(cache->trace());
+    const auto windows = gputime::stepWindows(*cache, index);
+    QVERIFY(!windows.empty());
+    for (const gputime::TimeWindow &w : windows) {
+        QVERIFY(w.name.starts_with("Step "));
+        QVERIFY(std::find(stepDurationsPs.begin(), stepDurationsPs.end(), w.end - w.start)
+                != stepDurationsPs.end());
+    }
+    const auto first = gputime::stepWindow(*cache, index, std::stoll(windows[0].name.substr(5)));
+    QVERIFY(first);
+    QCOMPARE(first->start, windows[0].start);
+    QVERIFY(!gputime::stepWindow(*cache, index, 999999));
+
+    const auto graph = gputime::buildCriticalPathGraph(cache->trace(), index, *first);
+    const gputime::CriticalPath cp = gputime::criticalPath(cache->trace(), graph);
+    QVERIFY(cp.error.empty());
+    QVERIFY(cp.length > 0);
+    QVERIFY(cp.length <= first->end - first->start);
 }
 
 QTEST_GUILESS_MAIN(TstXSpaceGpuTime)

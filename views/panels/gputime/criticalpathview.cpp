@@ -1,5 +1,6 @@
 #include "views/panels/gputime/criticalpathview.h"
 
+#include "core/analysis/gputime/stepwindows.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "views/common/namecolumn.h"
 #include "views/panels/common/rowtable.h"
@@ -209,7 +210,7 @@ void CriticalPathView::compute(int choice)
         auto result = std::make_shared<Result>();
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
         const core::Trace &trace = cache->trace();
-        result->steps = profilerStepWindows(trace, *index);
+        result->steps = stepWindows(*cache, *index);
         std::optional<TimeWindow> window = visible;
         if (visible) {
             result->choice = int(result->steps.size()) + 1;

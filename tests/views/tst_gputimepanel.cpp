@@ -27,6 +27,11 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "xplane.pb.h"
+
+#include <fstream>
+#include <sstream>
+
 #include <algorithm>
 #include <set>
 
@@ -122,6 +127,56 @@ private slots:
         QCOMPARE(panel.temporalModel()->rowCount(), 3);
         QCOMPARE(panel.queueModel()->rowCount(), 0);
         QVERIFY(!queue->isVisibleTo(&panel));
+    }
+
+    // A profile whose breakdowns would take more memory than the panel spends unasked: it
+    // says how many launch calls and GPU activities (counted here from the raw protobuf: host
+    // events with a correlation id, GPU stream events) and computes only on the click.
+    void asksBeforeALargeProfile()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kTeAttentionXSpace);
+        std::ifstream in(kTeAttentionXSpace.toStdString(), std::ios::binary);
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        tensorflow::profiler::XSpace space;
+        QVERIFY(space.ParseFromString(bytes.str()));
+        qulonglong events = 0;
+        for (const auto &plane : space.planes()) {
+            int64_t correlation = -1;
+            for (const auto &[id, m] : plane.stat_metadata())
+                if (m.name() == "correlation_id")
+                    correlation = id;
+            for (const auto &line : plane.lines()) {
+                const bool stream = plane.name().starts_with("/device:GPU:")
+                                    && line.name().starts_with("Stream #");
+                for (const auto &e : line.events()) {
+                    bool launch = false;
+                    for (const auto &stat : e.stats())
+                        launch = launch || stat.metadata_id() == correlation;
+                    events += stream || (plane.name() == "/host:CPU" && launch);
+                }
+            }
+        }
+        QVERIFY(events > 0);
+
+        auto loaded = core::loadTrace(kTeAttentionXSpace.toStdString());
+        QVERIFY(loaded);
+        views::GpuTimePanel panel;
+        panel.setAskAboveBytes(1000);
+        panel.resize(1400, 1200);
+        panel.show();
+        QSignalSpy done(&panel, &views::GpuTimePanel::computed);
+        panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(loaded.value()));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        QCOMPARE(panel.temporalModel()->rowCount(), 0);
+        QVERIFY2(panel.statusText().contains(QLocale().toString(events)),
+                 qPrintable(panel.statusText()));
+        QVERIFY(panel.computeLargeButton()->isVisibleTo(&panel));
+        QTest::mouseClick(panel.computeLargeButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2, 60000);
+        QCOMPARE(panel.temporalModel()->rowCount(), 1);
+        QVERIFY(!panel.computeLargeButton()->isVisibleTo(&panel));
+        QVERIFY(panel.statusText().contains("idle"));
     }
 
     void showsWhyTheGpuWaits()

@@ -393,6 +393,26 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     return report;
 }
 
+uint64_t gpuWorkEvents(const Trace &trace)
+{
+    std::vector<bool> counted(trace.kinds.size());
+    for (size_t k = 0; k < trace.kinds.size(); ++k) {
+        const SliceRole role = trace.kinds[k].role;
+        counted[k] = role == SliceRole::Runtime || role == SliceRole::Kernel
+                     || role == SliceRole::Memcpy || role == SliceRole::Memset;
+    }
+    uint64_t events = 0;
+    for (const Track &track : trace.tracks) {
+        for (const Row &row : track.rows) {
+            row.kind.visit([&](auto kinds) {
+                for (size_t i = 0; i < row.size(); ++i)
+                    events += counted[size_t(kinds[i])];
+            });
+        }
+    }
+    return events;
+}
+
 std::vector<TimeWindow> profilerStepWindows(const Trace &trace, const KinetoIndex &index)
 {
     std::vector<TimeWindow> steps;

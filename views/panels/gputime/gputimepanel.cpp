@@ -3,6 +3,7 @@
 #include "core/analysis/framework.h"
 #include "core/analysis/gputime/gputime.h"
 #include "core/analysis/pytorch/kinetoindex.h"
+#include "core/io/memoryguard.h"
 #include "views/common/namecolumn.h"
 #include "views/panels/gputime/criticalpathview.h"
 #include "views/panels/common/rowtable.h"
@@ -131,6 +132,25 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     m_status->setWordWrap(true);
     m_status->setContentsMargins(6, 4, 6, 0);
     outer->addWidget(m_status);
+    m_computeLarge = new QPushButton(tr("Compute GPU time"), content);
+    m_computeLarge->hide();
+    outer->addWidget(m_computeLarge, 0, Qt::AlignLeft);
+    connect(m_computeLarge, &QPushButton::clicked, this, [this] {
+        if (!m_cache)
+            return;
+        const core::Trace &trace = m_cache->trace();
+        const uint64_t bytes = gpuWorkEvents(trace) * kBytesPerGpuWorkEvent;
+        const std::string path = trace.info.sources.empty() ? std::string("this profile")
+                                                             : trace.info.sources.front();
+        const auto fits = core::MemoryGuard().admit(path, bytes, "close other programs, or "
+                                                                 "open fewer ranks or a shorter "
+                                                                 "capture");
+        if (!fits) {
+            m_status->setText(QString::fromStdString(fits.message()));
+            return;
+        }
+        startCompute(true);
+    });
     // Two questions, two tabs: where the GPU's time went, and what to shorten first.
     m_tabs = new QTabWidget(content);
     outer->addWidget(m_tabs, 1);
@@ -277,23 +297,52 @@ void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
     m_outline->setEnabled(false);
     for (AnalysisTableModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
         m->setRows({});
-    m_criticalPath->setAnalyses(m_cache);
+    m_computeLarge->hide();
     if (!m_cache) {
+        m_criticalPath->setAnalyses(nullptr);
         m_status->setText(tr("No trace loaded."));
         m_otherProfile->setText(tr("No trace loaded."));
         return;
     }
+    startCompute(false);
+}
+
+void GpuTimePanel::startCompute(bool confirmed)
+{
+    m_computeLarge->hide();
     m_status->setText(tr("Computing..."));
-    m_compute.start([cache = m_cache] {
+    // The critical path starts once the breakdowns are in: both read the same index, which
+    // one of them builds, and the two at once would need its memory twice over.
+    m_criticalPath->setAnalyses(nullptr);
+    m_compute.start([cache = m_cache, confirmed, askAbove = m_askAboveBytes] {
+        Computed out;
+        out.events = gpuWorkEvents(cache->trace());
+        if (!confirmed && out.events * kBytesPerGpuWorkEvent > askAbove)
+            return out;
         const auto index = core::analysis::pytorch::kinetoIndex(*cache);
-        return std::make_shared<const GpuTimeReport>(
+        out.report = std::make_shared<const GpuTimeReport>(
             gpuTimeReport(cache->trace(), *index, std::nullopt, LaunchDetail::Outliers));
+        return out;
     });
 }
 
-void GpuTimePanel::showReport(ReportPtr report)
+void GpuTimePanel::showReport(Computed result)
 {
-    m_report = std::move(report);
+    if (!result.report) {
+        const uint64_t bytes = result.events * kBytesPerGpuWorkEvent;
+        m_status->setText(
+            tr("This profile holds %L1 launch calls and GPU activities. Its GPU time breakdown "
+               "and critical path would take about %2 of memory and a while to compute (a "
+               "minute for 60 million on two cores); %3 are available now.")
+                .arg(qulonglong(result.events))
+                .arg(QString::fromStdString(core::formatBytes(bytes)))
+                .arg(QString::fromStdString(core::formatBytes(core::availableMemoryBytes()))));
+        m_computeLarge->show();
+        emit computed();
+        return;
+    }
+    m_criticalPath->setAnalyses(m_cache);
+    m_report = std::move(result.report);
     const GpuTimeReport &r = *m_report;
     const core::Trace &trace = m_cache->trace();
     if (r.temporal.empty()) {

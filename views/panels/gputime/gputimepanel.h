@@ -58,6 +58,11 @@ public:
     QTableView *launchView() const { return m_launchView; }
     QPushButton *outlineButton() const { return m_outline; }
     CriticalPathView *criticalPathView() const { return m_criticalPath; }
+    QPushButton *computeLargeButton() const { return m_computeLarge; }
+    // Above this estimate the panel asks before computing (the breakdowns of a generated
+    // 100M-event XSpace take a minute and 7.7 GB).
+    static constexpr uint64_t kAskAboveBytes = uint64_t(1) << 30;
+    void setAskAboveBytes(uint64_t bytes) { m_askAboveBytes = bytes; }
     QTabWidget *tabs() const { return m_tabs; }
     FrameworkPages *pages() const { return m_pages; }
 
@@ -72,8 +77,16 @@ signals:
 
 private:
     using ReportPtr = std::shared_ptr<const core::analysis::gputime::GpuTimeReport>;
+    // A report, or (report null) the count of launches and GPU activities of a profile so large
+    // that the panel asks before computing over it.
+    struct Computed
+    {
+        ReportPtr report;
+        uint64_t events = 0;
+    };
     void showAnalyses(core::analysis::AnalysisCachePtr cache);
-    void showReport(ReportPtr report);
+    void startCompute(bool confirmed);
+    void showReport(Computed result);
 
     core::analysis::AnalysisCachePtr m_cache;
     ReportPtr m_report;
@@ -95,7 +108,9 @@ private:
     QLabel *m_otherProfile = nullptr; // the page for profiles without GPU work
     QList<QTableView *> m_views;
     std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
-    PanelCompute<ReportPtr> m_compute{this, &GpuTimePanel::showReport};
+    QPushButton *m_computeLarge = nullptr; // shown when a large profile waits for the user
+    uint64_t m_askAboveBytes = kAskAboveBytes;
+    PanelCompute<Computed> m_compute{this, &GpuTimePanel::showReport};
 };
 
 } // namespace tracedesk::views

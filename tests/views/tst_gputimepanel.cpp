@@ -172,10 +172,12 @@ private slots:
         QVERIFY2(panel.statusText().contains(QLocale().toString(events)),
                  qPrintable(panel.statusText()));
         QVERIFY(panel.computeLargeButton()->isVisibleTo(&panel));
+        QVERIFY(!panel.tabs()->isVisibleTo(&panel)); // no empty tables under the question
         QTest::mouseClick(panel.computeLargeButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2, 60000);
         QCOMPARE(panel.temporalModel()->rowCount(), 1);
         QVERIFY(!panel.computeLargeButton()->isVisibleTo(&panel));
+        QVERIFY(panel.tabs()->isVisibleTo(&panel));
         QVERIFY(panel.statusText().contains("idle"));
     }
 

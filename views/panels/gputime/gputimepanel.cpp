@@ -310,6 +310,7 @@ void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
 void GpuTimePanel::startCompute(bool confirmed)
 {
     m_computeLarge->hide();
+    m_tabs->show();
     m_status->setText(tr("Computing..."));
     // The critical path starts once the breakdowns are in: both read the same index, which
     // one of them builds, and the two at once would need its memory twice over.
@@ -338,6 +339,7 @@ void GpuTimePanel::showReport(Computed result)
                 .arg(QString::fromStdString(core::formatBytes(bytes)))
                 .arg(QString::fromStdString(core::formatBytes(core::availableMemoryBytes()))));
         m_computeLarge->show();
+        m_tabs->hide(); // nothing to show in them until the user asks
         emit computed();
         return;
     }

@@ -423,7 +423,7 @@ void GpuTimePanel::showReport(Computed result)
         r.scope.empty() ? QString() : tr("%1: ").arg(QString::fromStdString(r.scope));
     m_status->setText(
         scope
-        + tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %5 launch outliers of %6 "
+        + tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %L5 launch outliers of %L6 "
            "launches.")
             .arg(total > 0 ? 100.0 * idle / total : 0.0, 0, 'f', 1)
             .arg(idle / 1000.0, 0, 'f', 2)

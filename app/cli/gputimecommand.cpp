@@ -60,6 +60,19 @@ void writeJson(const core::Trace &trace, const GpuTimeReport &r, int64_t rank)
     j.endArray().value("kernel_wait_threshold_us", kKernelWaitThresholdUs).beginArray("kernel_types");
     for (const KernelTypeTime &k : r.kernelTypes)
         j.beginObject().value("type", k.type).value("sum_us", k.sumUs).value("count", k.count).endObject();
+    j.endArray().beginArray("kernel_names");
+    for (const KernelNameTime &k : r.kernelNames) {
+        j.beginObject()
+            .value("type", k.type)
+            .value("name", k.name)
+            .value("count", k.count)
+            .value("sum_us", k.sumUs)
+            .value("max_us", k.maxUs)
+            .value("min_us", k.minUs)
+            .value("mean_us", k.meanUs)
+            .value("std_us", k.stdUs)
+            .endObject();
+    }
     j.endArray()
         .value("launch_calls", r.htaLaunchCalls ? "hta" : "queueing")
         .beginArray("launches");
@@ -128,6 +141,13 @@ void writeText(const GpuTimeReport &r)
     for (const KernelTypeTime &k : r.kernelTypes)
         std::printf("  %-45s %14.1f us  %lld kernels\n", k.type.c_str(), k.sumUs,
                     static_cast<long long>(k.count));
+    std::printf("\nKernels by name within each type (HTA's rule: at most %zu names, those whose "
+                "running total stays within the %.1f quantile of the running totals; the rest as "
+                "others):\n",
+                kKernelNamesKept, kKernelNameQuantile);
+    for (const KernelNameTime &k : r.kernelNames)
+        std::printf("  %-13s %-50.50s %8lld x %14.1f us (mean %.1f, max %.1f)\n", k.type.c_str(),
+                    k.name.c_str(), static_cast<long long>(k.count), k.sumUs, k.meanUs, k.maxUs);
     size_t runtimeOutliers = 0, delayOutliers = 0;
     for (const LaunchStat &l : r.launches) {
         runtimeOutliers += l.runtimeOutlier();

@@ -99,6 +99,91 @@ class TestGpuTime : public QObject
     Q_OBJECT
 
 private slots:
+    // Kernels by name within each type, from the raw events: per name the count and the sum,
+    // max, min, mean and sample std of its durations; past ten names, HTA's cut (the running
+    // totals' 0.8 quantile, linear interpolation) and one "others" row of the rest.
+    void kernelsByName()
+    {
+        TRACEDESK_REQUIRE_FIXTURE(kResnet);
+        const Raw raw = readRaw(kResnet);
+        struct Stat
+        {
+            qint64 count = 0;
+            double sum = 0, max = 0, min = 1e300;
+            std::vector<double> durations;
+        };
+        std::map<QString, std::map<QString, Stat>> byType;
+        for (const Ev &g : raw.gpu) {
+            const QString type = isCompute(g) ? "COMPUTATION" : "MEMORY";
+            Stat &st = byType[type][g.name];
+            const double d = g.end - g.ts;
+            ++st.count;
+            st.sum += d;
+            st.max = std::max(st.max, d);
+            st.min = std::min(st.min, d);
+            st.durations.push_back(d);
+        }
+        auto load = loadTrace(kResnet.toStdString());
+        QVERIFY(load);
+        const auto index = pytorch::buildKinetoIndex(*load.value());
+        const auto report = gputime::gpuTimeReport(*load.value(), index);
+        size_t row = 0;
+        for (const QString type : {"COMPUTATION", "MEMORY"}) {
+            std::vector<std::pair<QString, Stat>> names(byType[type].begin(), byType[type].end());
+            std::stable_sort(names.begin(), names.end(), [](const auto &a, const auto &b) {
+                return a.second.sum > b.second.sum;
+            });
+            size_t kept = names.size();
+            if (names.size() > 10) {
+                std::vector<double> running;
+                double total = 0;
+                for (const auto &n : names)
+                    running.push_back(total += n.second.sum);
+                const double position = 0.8 * double(running.size() - 1);
+                const size_t lo = size_t(position);
+                const double limit = running[lo] + (running[lo + 1] - running[lo]) * (position - double(lo));
+                kept = 0;
+                while (kept < 10 && running[kept] <= limit)
+                    ++kept;
+            }
+            Stat others;
+            for (size_t i = 0; i < names.size(); ++i) {
+                if (i >= kept) {
+                    others.count += names[i].second.count;
+                    others.sum += names[i].second.sum;
+                    others.max = std::max(others.max, names[i].second.max);
+                    others.min = std::min(others.min, names[i].second.min);
+                    continue;
+                }
+                QVERIFY(row < report.kernelNames.size());
+                const gputime::KernelNameTime &k = report.kernelNames[row++];
+                const Stat &st = names[i].second;
+                QCOMPARE(QString::fromStdString(k.type), type);
+                QCOMPARE(QString::fromStdString(k.name), names[i].first);
+                QCOMPARE(k.count, st.count);
+                QVERIFY(std::abs(k.sumUs - st.sum) < 1e-3);
+                QVERIFY(std::abs(k.maxUs - st.max) < 1e-6 && std::abs(k.minUs - st.min) < 1e-6);
+                QVERIFY(std::abs(k.meanUs - st.sum / double(st.count)) < 1e-6);
+                double squares = 0;
+                for (double d : st.durations)
+                    squares += (d - k.meanUs) * (d - k.meanUs);
+                const double std = st.count > 1 ? std::sqrt(squares / double(st.count - 1)) : 0;
+                QVERIFY2(std::abs(k.stdUs - std) < 1e-6 * std::max(1.0, std),
+                         qPrintable(QString("%1 vs %2").arg(k.stdUs).arg(std)));
+            }
+            if (others.count) {
+                QVERIFY(row < report.kernelNames.size());
+                const gputime::KernelNameTime &k = report.kernelNames[row++];
+                QCOMPARE(QString::fromStdString(k.name), QString("others"));
+                QCOMPARE(k.count, others.count);
+                QVERIFY(std::abs(k.sumUs - others.sum) < 1e-3);
+                QCOMPARE(k.maxUs, others.max);
+                QCOMPARE(k.minUs, others.min);
+            }
+        }
+        QCOMPARE(row, report.kernelNames.size());
+    }
+
     void temporalAndIdle_data()
     {
         QTest::addColumn<QString>("path");

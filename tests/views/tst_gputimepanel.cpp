@@ -202,6 +202,10 @@ private slots:
         QVERIFY(panel.idleModel()->rowCount() >= 1);
         QVERIFY(panel.typeModel()->rowCount() >= 1);
         QVERIFY(panel.opKernelModel()->rowCount() > 0);
+        // Kernels by name: ten computation names and "others", then the memory kinds; the
+        // total per type equals the type's kernels' summed durations.
+        QVERIFY(panel.kernelNameModel()->rowCount() >= 2);
+        QCOMPARE(panel.kernelNameModel()->value(10, 1).toString(), QString("others"));
         // Its streams' queues are drawn on the timeline, and the note says where.
         const QGroupBox *queue = card(panel, "Launch queue length");
         QVERIFY(queue && queue->isVisibleTo(&panel));

@@ -342,6 +342,11 @@ KernelType kernelTypeOf(std::string_view name, SliceRole role)
     return KernelType::Computation;
 }
 
+namespace {
+std::vector<KernelNameTime> kernelNames(const Trace &trace, const KinetoIndex &index,
+                                        const std::vector<uint32_t> &chosen);
+} // namespace
+
 GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
                             const std::optional<TimeWindow> &window, LaunchDetail detail)
 {
@@ -357,6 +362,7 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     report.temporal = temporal(trace, index, chosen);
     report.idle = idle(index, chosen);
     report.kernelTypes = kernelTypes(trace, index, chosen);
+    report.kernelNames = kernelNames(trace, index, chosen);
     // HTA's list was written for PyTorch's launches. Another capture (XSpace, Nsight Systems,
     // rocprofv3) launches through calls it does not name (cuLaunchKernel, cuMemcpyHtoDAsync_v2,
     // or in older TensorFlow captures a call named after its kernel) and would show few or no
@@ -392,6 +398,93 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     report.opKernels = opKernelSequences(trace, index, window);
     return report;
 }
+
+namespace {
+
+struct NameStats
+{
+    int64_t count = 0;
+    double sum = 0, squares = 0, max = 0, min = 0;
+    void add(double us)
+    {
+        max = count ? std::max(max, us) : us;
+        min = count ? std::min(min, us) : us;
+        ++count;
+        sum += us;
+        squares += us * us;
+    }
+    void add(const NameStats &o)
+    {
+        if (!o.count)
+            return;
+        max = count ? std::max(max, o.max) : o.max;
+        min = count ? std::min(min, o.min) : o.min;
+        count += o.count;
+        sum += o.sum;
+        squares += o.squares;
+    }
+    KernelNameTime row(std::string type, std::string name) const
+    {
+        KernelNameTime r{std::move(type), std::move(name), count, sum, max, min, 0, 0};
+        r.meanUs = count ? sum / double(count) : 0.0;
+        if (count > 1)
+            r.stdUs = std::sqrt(std::max(0.0, (squares - sum * sum / double(count))
+                                                  / double(count - 1)));
+        return r;
+    }
+};
+
+// numpy's default quantile: linear interpolation between the closest ranks.
+double quantile(const std::vector<double> &sorted, double q)
+{
+    const double position = q * double(sorted.size() - 1);
+    const size_t below = size_t(std::floor(position));
+    const size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (sorted[above] - sorted[below]) * (position - double(below));
+}
+
+std::vector<KernelNameTime> kernelNames(const Trace &trace, const KinetoIndex &index,
+                                        const std::vector<uint32_t> &chosen)
+{
+    constexpr int kTypes = 3;
+    std::array<std::map<StringId, NameStats>, kTypes> byName;
+    KernelTypeCache types(trace);
+    for (uint32_t a : chosen) {
+        const KinetoActivity &act = index.activities[a];
+        byName[int(types.of(act.ref))][trace.kind(act.ref).name].add(us(act.end - act.start));
+    }
+    std::vector<KernelNameTime> out;
+    for (int type = 0; type < kTypes; ++type) {
+        std::vector<std::pair<StringId, NameStats>> names(byName[type].begin(), byName[type].end());
+        std::stable_sort(names.begin(), names.end(), [](const auto &a, const auto &b) {
+            return a.second.sum > b.second.sum;
+        });
+        size_t kept = names.size();
+        if (names.size() > kKernelNamesKept) {
+            std::vector<double> running;
+            double total = 0;
+            for (const auto &n : names)
+                running.push_back(total += n.second.sum);
+            const double limit = quantile(running, kKernelNameQuantile);
+            kept = 0;
+            while (kept < kKernelNamesKept && running[kept] <= limit)
+                ++kept;
+        }
+        const std::string label = kernelTypeName(KernelType(type));
+        NameStats others;
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (i < kept)
+                out.push_back(names[i].second.row(label, std::string(trace.string(names[i].first))));
+            else
+                others.add(names[i].second);
+        }
+        if (others.count)
+            out.push_back(others.row(label, "others"));
+    }
+    return out;
+}
+
+} // namespace
 
 uint64_t gpuWorkEvents(const Trace &trace)
 {

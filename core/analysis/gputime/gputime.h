@@ -102,6 +102,27 @@ struct KernelTypeTime
     int64_t count = 0; // activities of a single type; 0 for an overlap label
 };
 
+// Within each type, the kernels by name (HTA's get_gpu_kernel_breakdown): count and the sum,
+// max, min, mean and sample std of their durations, by sum. A type with more than
+// kKernelNamesKept names keeps the first names whose running sum stays within the
+// kKernelNameQuantile quantile of the running sums (linear interpolation), at most
+// kKernelNamesKept of them; the rest are one "others" row. HTA describes "others" by the sums
+// of the names it folds (its max is the largest name's total); here its max, min, mean and std
+// are of the kernels themselves, as every other row's are.
+inline constexpr size_t kKernelNamesKept = 10;
+inline constexpr double kKernelNameQuantile = 0.8;
+struct KernelNameTime
+{
+    std::string type; // COMPUTATION, COMMUNICATION or MEMORY
+    std::string name; // the kernel's name, or "others"
+    int64_t count = 0;
+    double sumUs = 0;
+    double maxUs = 0;
+    double minUs = 0;
+    double meanUs = 0;
+    double stdUs = 0; // sample standard deviation; 0 for a single kernel
+};
+
 struct LaunchStat
 {
     SliceRef call;     // the launch call on its host thread
@@ -147,6 +168,7 @@ struct GpuTimeReport
     std::vector<TemporalBreakdown> temporal; // by device
     std::vector<IdleBreakdown> idle;         // by device, stream
     std::vector<KernelTypeTime> kernelTypes; // by time, descending
+    std::vector<KernelNameTime> kernelNames; // by type, then sum descending, "others" last
     std::vector<LaunchStat> launches;        // by launch start (outliers only if asked)
     int64_t launchCount = 0;                 // every launch, kept or not
     std::vector<QueueLength> queueLength;    // by device, stream

@@ -181,6 +181,19 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     m_types = tableModel({tr("Kernel type"), tr("Time (us)"), tr("Kernels")}, {{1, 1}}, this);
     m_views << addTable(layout, body, tr("Kernel time by type"), m_types);
     m_views.back()->sortByColumn(1, Qt::DescendingOrder);
+    m_names = tableModel({tr("Type"), tr("Kernel"), tr("Count"), tr("Total (us)"), tr("Mean (us)"),
+                          tr("Max (us)"), tr("Min (us)"), tr("Std (us)")},
+                         {{3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}}, this);
+    QTableView *names = addTable(
+        layout, body, tr("Kernels by name"), m_names,
+        tr("Within each type, the kernels by total time: at most %1 names, those whose running "
+           "total stays within the %2 quantile of the running totals (HolisticTraceAnalysis's "
+           "rule); the rest are one \"others\" row.")
+            .arg(kKernelNamesKept)
+            .arg(kKernelNameQuantile));
+    names->setTextElideMode(Qt::ElideMiddle);
+    giveNameColumnTheRoom(names, 1);
+    m_views << names;
     m_launches = tableModel({tr("Kernel"), tr("Launch call"), tr("CPU (us)"), tr("GPU (us)"),
                              tr("Launch delay (us)"), tr("Correlation")},
                             {{2, 1}, {3, 1}, {4, 1}}, this);
@@ -295,7 +308,8 @@ void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
     m_report.reset();
     m_outliers.clear();
     m_outline->setEnabled(false);
-    for (AnalysisTableModel *m : {m_temporal, m_idle, m_types, m_launches, m_opKernels, m_queue})
+    for (AnalysisTableModel *m :
+         {m_temporal, m_idle, m_types, m_names, m_launches, m_opKernels, m_queue})
         m->setRows({});
     m_computeLarge->hide();
     if (!m_cache) {
@@ -375,6 +389,11 @@ void GpuTimePanel::showReport(Computed result)
     for (const KernelTypeTime &k : r.kernelTypes)
         rows.push_back({text(k.type), k.sumUs, qlonglong(k.count)});
     m_types->setRows(std::move(rows));
+    rows.clear();
+    for (const KernelNameTime &k : r.kernelNames)
+        rows.push_back({text(k.type), text(k.name), qlonglong(k.count), k.sumUs, k.meanUs, k.maxUs,
+                        k.minUs, k.stdUs});
+    m_names->setRows(std::move(rows));
     rows.clear();
     for (size_t i = 0; i < r.launches.size(); ++i) {
         const LaunchStat &l = r.launches[i];

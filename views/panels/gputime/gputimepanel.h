@@ -54,6 +54,7 @@ public:
     AnalysisTableModel *typeModel() const { return m_types; }
     AnalysisTableModel *launchModel() const { return m_launches; }
     AnalysisTableModel *queueModel() const { return m_queue; }
+    AnalysisTableModel *kernelNameModel() const { return m_names; }
     AnalysisTableModel *opKernelModel() const { return m_opKernels; }
     QTableView *launchView() const { return m_launchView; }
     QPushButton *outlineButton() const { return m_outline; }
@@ -94,6 +95,7 @@ private:
     AnalysisTableModel *m_temporal = nullptr;
     AnalysisTableModel *m_idle = nullptr;
     AnalysisTableModel *m_types = nullptr;
+    AnalysisTableModel *m_names = nullptr;
     AnalysisTableModel *m_launches = nullptr;
     AnalysisTableModel *m_queue = nullptr;
     AnalysisTableModel *m_opKernels = nullptr;

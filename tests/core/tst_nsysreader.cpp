@@ -293,6 +293,26 @@ private slots:
 
     // CloverLeaf's kernels, copies and runtime calls equal pipit's reader output on the columns
     // both have: name, stream, start and end (ns), bytes; thread and name of each API call.
+    // An export whose event rows would not fit the memory budget is refused before anything
+    // is staged, naming the file; with room it loads.
+    void refusedWhenTooBigForMemory()
+    {
+        const QString path =
+            testsupport::nsysFixtureDir() + "pipit__perlmutter-cloverleaf-cuda.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        LoadOptions tight = noCache();
+        tight.memoryLimitBytes = 256 << 10;
+        const auto refused = loadTrace(path.toStdString(), nullptr, tight);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.message().find("pipit__perlmutter-cloverleaf-cuda.sqlite")
+                     != std::string::npos,
+                 refused.message().c_str());
+        QVERIFY2(refused.message().find("memory") != std::string::npos, refused.message().c_str());
+        LoadOptions roomy = noCache();
+        roomy.memoryLimitBytes = uint64_t(4) << 30;
+        QVERIFY(loadTrace(path.toStdString(), nullptr, roomy).ok());
+    }
+
     void cloverLeafMatchesPipit()
     {
         const QString dir = testsupport::nsysFixtureDir();

@@ -1,19 +1,67 @@
 #include "core/io/nsys/nsysreader.h"
 
+#include "core/io/memoryguard.h"
 #include "core/io/nsys/nsysdatabase.h"
 #include "core/io/nsys/nsysimporter.h"
 #include "core/model/tracebuilder.h"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace tracedesk::core {
 
 namespace {
 
+// What a row of an event table costs at the load's peak: its staged slice with side columns
+// and args, its row in the store, its flow endpoints. An estimate, generous on purpose.
+constexpr uint64_t kPeakBytesPerRow = 200;
+
+// Rows of the tables that hold events (every table but the string, enum and target tables):
+// each table's largest rowid, read from its b-tree without a scan (an export is written once,
+// so that is its row count).
+uint64_t eventRows(const nsys::NsysDatabase &db)
+{
+    std::vector<std::string> tables;
+    sqlite3_stmt *list = nullptr;
+    if (sqlite3_prepare_v2(db.handle(), "SELECT name FROM sqlite_master WHERE type = 'table'", -1,
+                           &list, nullptr)
+        != SQLITE_OK)
+        return 0;
+    while (sqlite3_step(list) == SQLITE_ROW) {
+        const auto *text = sqlite3_column_text(list, 0);
+        const std::string name = text ? reinterpret_cast<const char *>(text) : "";
+        if (name.empty() || name.starts_with("sqlite_") || name.starts_with("ENUM_")
+            || name.starts_with("TARGET_INFO") || name.starts_with("META_DATA")
+            || name == "StringIds")
+            continue;
+        tables.push_back(name);
+    }
+    sqlite3_finalize(list);
+    uint64_t rows = 0;
+    for (const std::string &table : tables) {
+        std::string quoted;
+        for (char c : table)
+            quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+        sqlite3_stmt *max = nullptr;
+        const std::string sql = "SELECT max(rowid) FROM \"" + quoted + "\"";
+        if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &max, nullptr) == SQLITE_OK
+            && sqlite3_step(max) == SQLITE_ROW)
+            rows += uint64_t(std::max<sqlite3_int64>(0, sqlite3_column_int64(max, 0)));
+        sqlite3_finalize(max);
+        // A damaged file can claim any rowid: keep the estimate's product in range.
+        rows = std::min<uint64_t>(rows, UINT64_MAX / (2 * kPeakBytesPerRow));
+    }
+    return rows;
+}
+
 Result<std::shared_ptr<Trace>> importDatabase(Result<nsys::NsysDatabase> opened,
-                                              uint64_t bytes, LoadControl *control)
+                                              uint64_t bytes, LoadControl *control,
+                                              const LoadOptions &options)
 {
     LoadControl localControl;
     if (!control)
@@ -25,6 +73,13 @@ Result<std::shared_ptr<Trace>> importDatabase(Result<nsys::NsysDatabase> opened,
         return fileError(db.name(), "is an SQLite database but not an Nsight Systems export (it "
                                     "has none of the StringIds, META_DATA_EXPORT, "
                                     "CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS tables)");
+    // Refused before anything is staged when it would not fit, rather than ended by the OOM
+    // killer half way through.
+    const MemoryGuard guard(options.memoryLimitBytes);
+    if (auto fits = guard.admit(db.name(), eventRows(db) * kPeakBytesPerRow + bytes,
+                                kSuggestSmallerTrace);
+        !fits)
+        return fits.error();
     if (auto strings = db.loadStrings(); !strings)
         return strings.error();
     control->addTotal(bytes);
@@ -53,24 +108,24 @@ Result<std::shared_ptr<Trace>> importDatabase(Result<nsys::NsysDatabase> opened,
 } // namespace
 
 Result<std::shared_ptr<Trace>> readNsysSqlite(const std::string &path, LoadControl *control,
-                                              const LoadOptions &)
+                                              const LoadOptions &options)
 {
     std::error_code ec;
     const uint64_t bytes = std::filesystem::file_size(path, ec);
     if (ec)
         return fileError(path, "cannot be read (" + ec.message() + ")");
-    return importDatabase(nsys::NsysDatabase::openFile(path), bytes, control);
+    return importDatabase(nsys::NsysDatabase::openFile(path), bytes, control, options);
 }
 
 Result<std::shared_ptr<Trace>> readNsysSqliteBytes(const std::string &name, const void *data,
                                                    size_t size, LoadControl *control,
-                                                   const LoadOptions &)
+                                                   const LoadOptions &options)
 {
     if (size < nsys::kSqliteMagic.size()
         || std::string_view(static_cast<const char *>(data), nsys::kSqliteMagic.size())
                != nsys::kSqliteMagic)
         return fileError(name, "is not an SQLite database (no \"SQLite format 3\" header)");
-    return importDatabase(nsys::NsysDatabase::openBytes(name, data, size), size, control);
+    return importDatabase(nsys::NsysDatabase::openBytes(name, data, size), size, control, options);
 }
 
 bool isNsysReportName(const std::string &fileName)

@@ -3,6 +3,7 @@
 // flows by correlation id, threads and streams, the session's wall-clock start, and SQL over
 // the store. CloverLeaf is checked row by row against pipit's own reader output.
 
+#include "core/analysis/distributed/distributedsummary.h"
 #include "core/analysis/gputime/gputime.h"
 #include "core/analysis/pytorch/kinetoindex.h"
 #include "core/io/nsys/nsysimporter.h"
@@ -532,6 +533,32 @@ private slots:
 
     // Two captures of one job compared at kernel level: each kernel name's total in A and B is
     // the sum of end - start in that export, and its delta their difference.
+    // Two exports opened together are a run of two ranks: the Distributed summary has each
+    // rank's kernels as its own export counts them, and GPU time reads one rank at a time.
+    void twoExportsAreARun()
+    {
+        const QString a = testsupport::nsysFixtureDir() + "NVIDIA-Fuser__report1.sqlite";
+        const QString b = testsupport::nsysFixtureDir() + "NVIDIA-Fuser__report2.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(a);
+        TRACEDESK_REQUIRE_FIXTURE(b);
+        auto loaded = loadTraces({a.toStdString(), b.toStdString()}, nullptr, noCache());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        const Trace &t = *loaded.value();
+        QCOMPARE(t.info.hosts.size(), size_t(2));
+        QVERIFY(analysis::distributed::isMergedRankRun(t));
+        QCOMPARE(analysis::pytorch::kinetoSectionCount(t), 2u);
+        const auto run = analysis::distributed::summarizeMergedRun(t);
+        QCOMPARE(run.ranks.size(), size_t(2));
+        std::map<std::string, int64_t> kernelsByHost;
+        for (const auto &r : run.ranks)
+            kernelsByHost[r.host] = int64_t(r.kernelCount);
+        // Ranks come from the order given: the first file is rank 0.
+        QCOMPARE(kernelsByHost.at("rank 0"),
+                 RawDb(a.toStdString()).count("CUPTI_ACTIVITY_KIND_KERNEL"));
+        QCOMPARE(kernelsByHost.at("rank 1"),
+                 RawDb(b.toStdString()).count("CUPTI_ACTIVITY_KIND_KERNEL"));
+    }
+
     void compareTwoExports()
     {
         const QString a = testsupport::nsysFixtureDir() + "NVIDIA-Fuser__report1.sqlite";

@@ -273,7 +273,8 @@ bool isMergedRankRun(const Trace &trace)
         return false;
     if (trace.info.format == "xspace")
         return true; // a run folder of several hosts, each a rank
-    return trace.info.format == "chrome-json"
+    // Kineto rank traces, or Nsight Systems exports (one per rank) opened together.
+    return (trace.info.format == "chrome-json" || trace.info.format == "nsys-sqlite")
            && std::all_of(trace.info.hosts.begin(), trace.info.hosts.end(),
                           [](const std::string &h) { return h.starts_with("rank "); });
 }

@@ -94,8 +94,10 @@ uint32_t KinetoIndex::threadOfTrack(uint32_t track) const
 uint32_t kinetoSectionCount(const Trace &trace)
 {
     const size_t hosts = trace.info.hosts.size();
-    // An XSpace run folder's hosts are its sections too: each has its own correlation ids.
-    const bool sectioned = trace.info.format == "chrome-json" || trace.info.format == "xspace";
+    // An XSpace run folder's hosts and Nsight Systems exports opened together are sections
+    // too: each has its own correlation ids.
+    const bool sectioned = trace.info.format == "chrome-json" || trace.info.format == "xspace"
+                           || trace.info.format == "nsys-sqlite";
     return sectioned && hosts >= 2 ? uint32_t(hosts) : 1;
 }
 

@@ -105,8 +105,8 @@ struct KinetoScope
     }
 };
 // The rank sections a PyTorch view can pick from: trace.info.hosts.size() for a merged run of
-// several Kineto rank traces or an XSpace run folder of several hosts, else 1 (the whole trace
-// is one process).
+// several Kineto rank traces, an XSpace run folder of several hosts or several Nsight Systems
+// exports, else 1 (the whole trace is one process).
 uint32_t kinetoSectionCount(const Trace &trace);
 // The run's rank count for "rank k of N": its world size when the trace holds only some of its
 // ranks (a run opened with a rank choice), else the sections.

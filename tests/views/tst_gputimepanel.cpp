@@ -107,6 +107,7 @@ private slots:
         QCOMPARE(panel.temporalModel()->rowCount(), 1);
         QCOMPARE(panel.idleModel()->rowCount(), 1);
         QCOMPARE(panel.queueModel()->rowCount(), 1);
+        QVERIFY(panel.statusText().startsWith("The GPU was idle"));
         QVERIFY(panel.statusText().contains("launches"));
         const QGroupBox *ops = card(panel, "Operators and their kernels");
         const QGroupBox *queue = card(panel, "Launch queue length");
@@ -125,6 +126,9 @@ private slots:
         panel.setAnalyses(std::make_shared<core::analysis::AnalysisCache>(tf.value()));
         QTRY_VERIFY_WITH_TIMEOUT(again.count() == 1, 60000);
         QCOMPARE(panel.temporalModel()->rowCount(), 3);
+        // Three devices' spans add up to device time: the summary says so.
+        QVERIFY2(panel.statusText().startsWith("The 3 GPUs were idle"),
+                 qPrintable(panel.statusText()));
         QCOMPARE(panel.queueModel()->rowCount(), 0);
         QVERIFY(!queue->isVisibleTo(&panel));
     }

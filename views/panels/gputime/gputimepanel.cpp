@@ -440,17 +440,22 @@ void GpuTimePanel::showReport(Computed result)
     }
     const QString scope =
         r.scope.empty() ? QString() : tr("%1: ").arg(QString::fromStdString(r.scope));
-    m_status->setText(
-        scope
-        + tr("The GPU was idle %1 % of its active span (%2 of %3 ms)%4. %L5 launch outliers of %L6 "
-           "launches.")
+    // Several devices: their spans add up to device time, which is not the profile's length.
+    const QString idleText =
+        (r.temporal.size() > 1
+             ? tr("The %1 GPUs were idle %2 % of their active spans (%3 of %4 ms, summed over "
+                  "the devices)")
+                   .arg(r.temporal.size())
+             : tr("The GPU was idle %1 % of its active span (%2 of %3 ms)"))
             .arg(total > 0 ? 100.0 * idle / total : 0.0, 0, 'f', 1)
             .arg(idle / 1000.0, 0, 'f', 2)
-            .arg(total / 1000.0, 0, 'f', 2)
-            .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
-            .arg(m_outliers.size())
-            .arg(r.launchCount)
-        + outsideSpanText(r, m_cache->trace()));
+            .arg(total / 1000.0, 0, 'f', 2);
+    m_status->setText(scope + idleText
+                      + tr("%1. %L2 launch outliers of %L3 launches.")
+                            .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
+                            .arg(m_outliers.size())
+                            .arg(r.launchCount)
+                      + outsideSpanText(r, m_cache->trace()));
     emit computed();
 }
 

@@ -74,6 +74,8 @@ FlameGraphPanel::FlameGraphPanel(QWidget *parent)
     , m_callers(makeCallsTable(tr("Caller")))
     , m_callees(makeCallsTable(tr("Callee")))
 {
+    // A flame graph of every slice frees large scratch: return it once done.
+    m_job.setReleaseMemoryAfterRun(true);
     m_scope->setObjectName(QStringLiteral("flameScope"));
     m_scope->addItem(tr("Whole trace"), int(Scope::WholeTrace));
     m_scope->addItem(tr("Area selection"), int(Scope::Area));

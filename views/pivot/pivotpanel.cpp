@@ -39,6 +39,8 @@ PivotPanel::PivotPanel(QWidget *parent)
     , m_tree(new QTreeView)
     , m_model(new PivotTreeModel(this))
 {
+    // A pivot of every slice frees large scratch: return it once done.
+    m_job.setReleaseMemoryAfterRun(true);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Group by")));
     for (int l = 0; l < kLevels; ++l) {

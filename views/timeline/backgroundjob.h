@@ -16,6 +16,7 @@
 // receiver's thread and may use `this`.
 
 #include "core/base/cancel.h"
+#include "core/base/freedmemory.h"
 #include "core/base/threadpriority.h"
 #include "views/common/guardedreceiver.h"
 #include "views/common/jobreaper.h"
@@ -65,7 +66,8 @@ public:
         m_token = token;
         const uint64_t generation = m_state->generation.load();
         std::thread thread([state = m_state, box = m_receiver, token, generation,
-                            work = std::move(work), deliver = std::move(deliver)]() mutable {
+                            release = m_releaseMemory, work = std::move(work),
+                            deliver = std::move(deliver)]() mutable {
             core::lowerThisThreadPriority();
             std::optional<R> result = core::runCancellable(token.get(), [&]() -> R {
                 if constexpr (std::is_invocable_v<Work &, core::CancelToken>)
@@ -73,6 +75,10 @@ public:
                 else
                     return work();
             });
+            // The work's scratch (an analysis of a 100M-event trace frees gigabytes) stays in
+            // this thread's malloc arena, which outlives the thread; hand it back to the system.
+            if (release)
+                core::releaseFreedMemory();
             if (!result || state->generation.load() != generation)
                 return;
             auto value = std::make_shared<R>(std::move(*result));
@@ -96,6 +102,10 @@ public:
     // True from run() until stop() or the next run(), whether or not the work has finished.
     bool active() const { return m_token != nullptr; }
 
+    // After each run, give the memory its work freed back to the system (core/base/
+    // freedmemory.h): for large, rare work such as an analysis panel's, not a search per key.
+    void setReleaseMemoryAfterRun(bool release) { m_releaseMemory = release; }
+
 private:
     struct State
     {
@@ -107,6 +117,7 @@ private:
     QObject *m_receiverObject = nullptr;
     std::shared_ptr<std::atomic<bool>> m_token; // the running work's, null when stopped
     std::shared_ptr<std::atomic<bool>> m_next = std::make_shared<std::atomic<bool>>(false);
+    bool m_releaseMemory = false;
 };
 
 } // namespace tracedesk::views

@@ -29,7 +29,10 @@ public:
     template<typename Owner>
     PanelCompute(Owner *owner, void (Owner::*onResult)(R))
         : m_owner(owner), m_onResult([owner, onResult](R r) { (owner->*onResult)(std::move(r)); })
-    {}
+    {
+        // An analysis over the whole trace frees large scratch: return it once it is done.
+        m_job.setReleaseMemoryAfterRun(true);
+    }
     PanelCompute(const PanelCompute &) = delete;
     PanelCompute &operator=(const PanelCompute &) = delete;
 

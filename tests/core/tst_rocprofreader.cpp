@@ -650,6 +650,63 @@ private slots:
                      w.c_str());
     }
 
+    // agent_info.csv with rocprofv3's own header (rocprofiler-sdk's generateCSV.cpp writes these
+    // 53 columns; it has no type-relative index column): the GPU agent that the kernels name
+    // ("Agent 1", the default relative index = Logical_Node_Id) is GPU 0, named by its
+    // architecture, and the run lists it with its compute units and wave size.
+    void csvAgentInfo()
+    {
+        QTemporaryDir dir;
+        const QByteArray header =
+            "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\",\"Simd_Count\","
+            "\"Cpu_Core_Id_Base\",\"Simd_Id_Base\",\"Max_Waves_Per_Simd\",\"Lds_Size_In_Kb\","
+            "\"Gds_Size_In_Kb\",\"Num_Gws\",\"Wave_Front_Size\",\"Num_Xcc\",\"Cu_Count\","
+            "\"Array_Count\",\"Num_Shader_Banks\",\"Simd_Arrays_Per_Engine\",\"Cu_Per_Simd_Array\","
+            "\"Simd_Per_Cu\",\"Max_Slots_Scratch_Cu\",\"Gfx_Target_Version\",\"Vendor_Id\","
+            "\"Device_Id\",\"Location_Id\",\"Domain\",\"Drm_Render_Minor\",\"Num_Sdma_Engines\","
+            "\"Num_Sdma_Xgmi_Engines\",\"Num_Sdma_Queues_Per_Engine\",\"Num_Cp_Queues\","
+            "\"Max_Engine_Clk_Ccompute\",\"Max_Engine_Clk_Fcompute\",\"Sdma_Fw_Version\","
+            "\"Fw_Version\",\"Capability\",\"Cu_Per_Engine\",\"Max_Waves_Per_Cu\",\"Family_Id\","
+            "\"Workgroup_Max_Size\",\"Grid_Max_Size\",\"Local_Mem_Size\",\"Hive_Id\",\"Gpu_Id\","
+            "\"Workgroup_Max_Dim_X\",\"Workgroup_Max_Dim_Y\",\"Workgroup_Max_Dim_Z\","
+            "\"Grid_Max_Dim_X\",\"Grid_Max_Dim_Y\",\"Grid_Max_Dim_Z\",\"Name\",\"Vendor_Name\","
+            "\"Product_Name\",\"Model_Name\"\n";
+        QCOMPARE(header.count(',') + 1, 53);
+        // Rows: 49 numbers, then the four names.
+        auto row = [](int node, const char *type, int cus, int wave, int wavesPerCu,
+                      const char *name, const char *product) {
+            QByteArray r = QByteArray::number(node) + "," + QByteArray::number(node) + ",\""
+                           + type + "\"";
+            for (int column = 3; column < 49; ++column) {
+                const int value = column == 11 ? wave : column == 13 ? cus
+                                                  : column == 36 ? wavesPerCu : 0;
+                r += "," + QByteArray::number(value);
+            }
+            return r + ",\"" + name + "\",\"AMD\",\"" + product + "\",\"\"\n";
+        };
+        writeFile(dir.filePath("9_agent_info.csv"),
+                  header + row(0, "CPU", 0, 0, 0, "AMD EPYC", "AMD EPYC 9654")
+                      + row(1, "GPU", 304, 64, 32, "gfx942", "AMD Instinct MI300X"));
+        writeFile(dir.filePath("9_kernel_trace.csv"),
+                  "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Id\",\"Kernel_Name\","
+                  "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+                  "\"KERNEL_DISPATCH\",\"Agent 1\",1,5,\"k\",11,100,150\n");
+        auto loaded = load(dir.filePath("9_kernel_trace.csv"));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        const Trace &t = *loaded.value();
+        QCOMPARE(slicesWithRole(t, SliceRole::Kernel), uint64_t(1));
+        bool named = false;
+        for (const Plane &p : t.planes)
+            named = named || t.string(p.name) == "GPU 0 (gfx942)";
+        QVERIFY(named);
+        const GpuDeviceInfo *gpu = t.info.run.device(0);
+        QVERIFY(gpu);
+        QCOMPARE(gpu->name, std::string("AMD Instinct MI300X"));
+        QCOMPARE(gpu->numSms, int64_t(304));
+        QCOMPARE(gpu->warpSize, int64_t(64));
+        QCOMPARE(gpu->maxThreadsPerMultiprocessor, int64_t(32 * 64));
+    }
+
     // tracedesk-cli on a CSV set: summary and the kernel statistics as JSON.
     void cli()
     {

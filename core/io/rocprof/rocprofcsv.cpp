@@ -166,7 +166,10 @@ void CsvSetReader::readAgents(const CsvFile &f)
 {
     const CsvColumns &c = f.columns;
     const int id = c.firstOf({"Logical_Node_Id", "Node_Id"});
-    const int type = c.index("Agent_Type"), typeIndex = c.index("Logical_Node_Type_Id");
+    // rocprofv3 writes no type-relative index here (rocprofiler-sdk's generateCSV.cpp: Node_Id,
+    // Logical_Node_Id, Agent_Type, ... Name, Vendor_Name, Product_Name, Model_Name), but it
+    // writes the agents by node: a GPU's place among the GPUs is its type-relative index.
+    const int type = c.index("Agent_Type");
     const int name = c.index("Name"), product = c.index("Product_Name");
     const int cus = c.index("Cu_Count"), wave = c.index("Wave_Front_Size");
     const int waves = c.index("Max_Waves_Per_Cu");
@@ -181,7 +184,7 @@ void CsvSetReader::readAgents(const CsvFile &f)
         Agent a;
         a.key = *key;
         a.gpu = fieldAt(row, type).find("GPU") != std::string_view::npos;
-        a.device = a.gpu ? parseInt(fieldAt(row, typeIndex)).value_or(gpus) : 1000 + *key;
+        a.device = a.gpu ? gpus : 1000 + *key;
         gpus += a.gpu;
         a.name = std::string(fieldAt(row, name));
         a.product = std::string(fieldAt(row, product));

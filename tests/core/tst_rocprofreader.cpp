@@ -695,6 +695,23 @@ private slots:
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
         const Trace &t = *loaded.value();
         QCOMPARE(slicesWithRole(t, SliceRole::Kernel), uint64_t(1));
+        // The same dispatch written with --agent-index type-relative names its agent "GPU 0":
+        // the first GPU agent_info lists, not the agent whose node is 0 (the CPU).
+        QTemporaryDir typeRelative;
+        writeFile(typeRelative.filePath("9_agent_info.csv"),
+                  header + row(0, "CPU", 0, 0, 0, "AMD EPYC", "AMD EPYC 9654")
+                      + row(1, "GPU", 304, 64, 32, "gfx942", "AMD Instinct MI300X"));
+        writeFile(typeRelative.filePath("9_kernel_trace.csv"),
+                  "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Kernel_Id\",\"Kernel_Name\","
+                  "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+                  "\"KERNEL_DISPATCH\",\"GPU 0\",1,5,\"k\",11,100,150\n");
+        auto relative = load(typeRelative.filePath("9_kernel_trace.csv"));
+        QVERIFY(relative.ok());
+        std::vector<std::string> planes;
+        for (const Plane &p : relative.value()->planes)
+            if (p.kind == PlaneKind::Device)
+                planes.emplace_back(relative.value()->string(p.name));
+        QCOMPARE(planes, std::vector<std::string>{"GPU 0 (gfx942)"});
         bool named = false;
         for (const Plane &p : t.planes)
             named = named || t.string(p.name) == "GPU 0 (gfx942)";

@@ -56,11 +56,16 @@ private:
     void stage(const CsvFile &f, const Row &row, RowProblems &p);
     std::optional<int64_t> earliestStart(const CsvFile &f);
 
+    std::optional<int64_t> agentKey(std::string_view field) const;
+
     TraceBuilder &m_builder;
     LoadControl &m_control;
     RocprofImporter m_importer;
     std::vector<CsvFile> m_files;
     std::map<std::string, int64_t> m_scopes;   // set prefix -> scope
+    // agent_info's agents by their type-relative index ("GPU 1" with --agent-index
+    // type-relative): their keys (Logical_Node_Id, what the default "Agent N" names).
+    std::map<int64_t, int64_t> m_gpuKeys, m_cpuKeys;
 };
 
 std::string_view kindName(CsvKind k)
@@ -185,6 +190,10 @@ void CsvSetReader::readAgents(const CsvFile &f)
         a.key = *key;
         a.gpu = fieldAt(row, type).find("GPU") != std::string_view::npos;
         a.device = a.gpu ? gpus : 1000 + *key;
+        if (a.gpu)
+            m_gpuKeys.emplace(gpus, a.key);
+        else
+            m_cpuKeys.emplace(int64_t(m_cpuKeys.size()), a.key);
         gpus += a.gpu;
         a.name = std::string(fieldAt(row, name));
         a.product = std::string(fieldAt(row, product));
@@ -193,6 +202,25 @@ void CsvSetReader::readAgents(const CsvFile &f)
         a.maxWavesPerCu = parseInt(fieldAt(row, waves)).value_or(0);
         m_importer.addAgent(a);
     }
+}
+
+// "Agent 4" (the default relative index, or the absolute one) is that agent's key; "GPU 1" and
+// "CPU 0" (type-relative) are the second GPU and the first CPU agent_info lists.
+std::optional<int64_t> CsvSetReader::agentKey(std::string_view field) const
+{
+    const auto number = parseAgent(field);
+    if (!number)
+        return std::nullopt;
+    while (!field.empty() && (field.front() == ' ' || field.front() == '\t'))
+        field.remove_prefix(1);
+    const std::map<int64_t, int64_t> *byType = field.starts_with("GPU ") ? &m_gpuKeys
+                                               : field.starts_with("CPU ") ? &m_cpuKeys
+                                                                           : nullptr;
+    if (byType) {
+        if (auto it = byType->find(*number); it != byType->end())
+            return it->second;
+    }
+    return number;
 }
 
 Result<bool> CsvSetReader::readFile(const CsvFile &f)
@@ -238,7 +266,7 @@ void CsvSetReader::stage(const CsvFile &f, const Row &row, RowProblems &p)
     };
     auto agentAt = [&](std::string_view name) -> std::optional<int64_t> {
         const std::string_view v = fieldAt(row, c.index(name));
-        auto a = parseAgent(v);
+        auto a = agentKey(v);
         if (!a && !v.empty())
             bad = true;
         return a;

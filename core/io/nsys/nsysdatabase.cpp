@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace tracedesk::core::nsys {
@@ -105,6 +106,14 @@ Result<NsysDatabase> NsysDatabase::finishOpen(NsysDatabase db)
 bool NsysDatabase::hasTable(std::string_view table) const
 {
     return m_tables.find(table) != m_tables.end();
+}
+
+uint64_t NsysDatabase::lastRowid(std::string_view table) const
+{
+    if (!hasTable(table))
+        return 0;
+    NsysQuery q(*this, "SELECT max(rowid) FROM " + quoted(table));
+    return q.next() ? uint64_t(std::max<int64_t>(0, q.optInteger(0).value_or(0))) : 0;
 }
 
 bool NsysDatabase::hasColumn(std::string_view table, std::string_view column) const

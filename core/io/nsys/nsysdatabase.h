@@ -40,6 +40,10 @@ public:
     sqlite3 *handle() const { return m_db.get(); }
 
     bool hasTable(std::string_view table) const;
+    const std::set<std::string, std::less<>> &tables() const { return m_tables; }
+    // The table's largest rowid, read from its b-tree without a scan: its row count for a table
+    // written once, as an export's are. 0 when it has none (or no rowid).
+    uint64_t lastRowid(std::string_view table) const;
     bool hasColumn(std::string_view table, std::string_view column) const;
     // The first of `tables` this export has ("" when none): renamed tables across versions.
     std::string firstTable(std::initializer_list<std::string_view> tables) const;

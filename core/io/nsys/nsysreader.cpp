@@ -5,8 +5,6 @@
 #include "core/io/nsys/nsysimporter.h"
 #include "core/model/tracebuilder.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -21,40 +19,17 @@ namespace {
 // and args, its row in the store, its flow endpoints. An estimate, generous on purpose.
 constexpr uint64_t kPeakBytesPerRow = 200;
 
-// Rows of the tables that hold events (every table but the string, enum and target tables):
-// each table's largest rowid, read from its b-tree without a scan (an export is written once,
-// so that is its row count).
+// Rows of the tables that hold events (every table but the string, enum and target tables).
 uint64_t eventRows(const nsys::NsysDatabase &db)
 {
-    std::vector<std::string> tables;
-    sqlite3_stmt *list = nullptr;
-    if (sqlite3_prepare_v2(db.handle(), "SELECT name FROM sqlite_master WHERE type = 'table'", -1,
-                           &list, nullptr)
-        != SQLITE_OK)
-        return 0;
-    while (sqlite3_step(list) == SQLITE_ROW) {
-        const auto *text = sqlite3_column_text(list, 0);
-        const std::string name = text ? reinterpret_cast<const char *>(text) : "";
-        if (name.empty() || name.starts_with("sqlite_") || name.starts_with("ENUM_")
-            || name.starts_with("TARGET_INFO") || name.starts_with("META_DATA")
-            || name == "StringIds")
-            continue;
-        tables.push_back(name);
-    }
-    sqlite3_finalize(list);
     uint64_t rows = 0;
-    for (const std::string &table : tables) {
-        std::string quoted;
-        for (char c : table)
-            quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-        sqlite3_stmt *max = nullptr;
-        const std::string sql = "SELECT max(rowid) FROM \"" + quoted + "\"";
-        if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &max, nullptr) == SQLITE_OK
-            && sqlite3_step(max) == SQLITE_ROW)
-            rows += uint64_t(std::max<sqlite3_int64>(0, sqlite3_column_int64(max, 0)));
-        sqlite3_finalize(max);
+    for (const std::string &table : db.tables()) {
+        if (table.starts_with("sqlite_") || table.starts_with("ENUM_")
+            || table.starts_with("TARGET_INFO") || table.starts_with("META_DATA")
+            || table == "StringIds")
+            continue;
         // A damaged file can claim any rowid: keep the estimate's product in range.
-        rows = std::min<uint64_t>(rows, UINT64_MAX / (2 * kPeakBytesPerRow));
+        rows = std::min<uint64_t>(rows + db.lastRowid(table), UINT64_MAX / (2 * kPeakBytesPerRow));
     }
     return rows;
 }

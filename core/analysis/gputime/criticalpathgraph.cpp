@@ -99,22 +99,28 @@ private:
         return !m_window || (t >= m_window->start && t <= m_window->end);
     }
 
-    // What addCpuEvents and addGpuEvents would add, counted before anything is allocated.
+    // The graph's events: CPU operators and launch calls starting in the window, and the GPU
+    // work of those launches.
+    bool takes(const pytorch::KinetoNode &node) const
+    {
+        return node.role == SliceRole::CpuOp && node.end > node.start && inWindow(node.start);
+    }
+    bool takes(const KinetoRuntime &rt) const { return rt.end > rt.start && inWindow(rt.start); }
+    bool takes(const KinetoActivity &act) const
+    {
+        return act.runtime != kNoIndex && takes(m_index.runtimes[act.runtime]);
+    }
+
+    // What addCpuEvents and addGpuEvents will add, counted before anything is allocated.
     size_t eventsInWindow() const
     {
         size_t count = 0;
         for (const pytorch::KinetoNode &node : m_index.nodes)
-            count += node.role == SliceRole::CpuOp && node.end > node.start && inWindow(node.start);
-        for (const KinetoRuntime &rt : m_index.runtimes) {
-            if (rt.end > rt.start && inWindow(rt.start))
-                ++count;
-        }
-        for (const KinetoActivity &act : m_index.activities) {
-            if (act.runtime != kNoIndex) {
-                const KinetoRuntime &rt = m_index.runtimes[act.runtime];
-                count += rt.end > rt.start && inWindow(rt.start);
-            }
-        }
+            count += takes(node);
+        for (const KinetoRuntime &rt : m_index.runtimes)
+            count += takes(rt);
+        for (const KinetoActivity &act : m_index.activities)
+            count += takes(act);
         return count;
     }
 
@@ -193,12 +199,12 @@ private:
             std::vector<uint32_t> &events = m_threadEvents[stackOf[t]];
             for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
                 const pytorch::KinetoNode &node = m_index.nodes[n];
-                if (node.role == SliceRole::CpuOp && node.end > node.start && inWindow(node.start))
+                if (takes(node))
                     events.push_back(addEvent(node.ref, node.start, node.end, false));
             }
             for (uint32_t r = thread.runtimeBegin; r < thread.runtimeEnd; ++r) {
                 const KinetoRuntime &rt = m_index.runtimes[r];
-                if (rt.end <= rt.start || !inWindow(rt.start))
+                if (!takes(rt))
                     continue;
                 const uint32_t e = addEvent(rt.ref, rt.start, rt.end, false);
                 const std::string_view name = m_trace.name(rt.ref);
@@ -225,7 +231,7 @@ private:
         KernelTypeCache types(m_trace);
         for (uint32_t a = 0; a < m_index.activities.size(); ++a) {
             const KinetoActivity &act = m_index.activities[a];
-            if (act.runtime == kNoIndex || m_eventOfRuntime[act.runtime] == kNoIndex)
+            if (!takes(act))
                 continue;
             const uint32_t e = addEvent(act.ref, act.start, act.end, true);
             m_graph.events[e].communication = types.of(act.ref) == KernelType::Communication;

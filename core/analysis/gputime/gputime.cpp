@@ -39,15 +39,6 @@ bool isHtaLaunchStatCall(std::string_view n)
            || n == "hipModuleLaunchKernel" || n == "hipMemcpyAsync" || n == "hipMemsetAsync";
 }
 
-// A CUDA / HIP / HSA API call by its name (cudaMemcpy, cuMemcpyHtoD_v2, hipGraphLaunch ...), as
-// opposed to a launch an older TensorFlow capture names after the kernel it launched.
-bool isApiCallName(std::string_view n)
-{
-    auto upperAt = [&](size_t i) { return n.size() > i && n[i] >= 'A' && n[i] <= 'Z'; };
-    return (n.starts_with("cuda") && upperAt(4)) || (n.starts_with("cu") && upperAt(2))
-           || (n.starts_with("hip") && upperAt(3)) || n.starts_with("hsa_");
-}
-
 bool inWindow(TimePs t, const std::optional<TimeWindow> &window)
 {
     return !window || (t >= window->start && t < window->end);
@@ -321,85 +312,6 @@ std::vector<OpKernelSequence> opKernelSequences(const Trace &trace, const Kineto
     return out;
 }
 
-} // namespace
-
-const char *kernelTypeName(KernelType type)
-{
-    switch (type) {
-    case KernelType::Computation: return "COMPUTATION";
-    case KernelType::Communication: return "COMMUNICATION";
-    case KernelType::Memory: return "MEMORY";
-    }
-    return "COMPUTATION";
-}
-
-KernelType kernelTypeOf(std::string_view name, SliceRole role)
-{
-    if (role == SliceRole::Memcpy || role == SliceRole::Memset)
-        return KernelType::Memory;
-    if (isCommunicationKernel(name))
-        return KernelType::Communication;
-    return KernelType::Computation;
-}
-
-namespace {
-std::vector<KernelNameTime> kernelNames(const Trace &trace, const KinetoIndex &index,
-                                        const std::vector<uint32_t> &chosen);
-} // namespace
-
-GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
-                            const std::optional<TimeWindow> &window, LaunchDetail detail)
-{
-    GpuTimeReport report;
-    report.window = window ? window->name : std::string("whole trace");
-    report.scope = index.scope.scopeLabel;
-    std::vector<uint32_t> chosen;
-    for (uint32_t a = 0; a < index.activities.size(); ++a) {
-        const KinetoActivity &act = index.activities[a];
-        if (inWindow(act.start, window))
-            chosen.push_back(a);
-    }
-    report.temporal = temporal(trace, index, chosen);
-    report.idle = idle(index, chosen);
-    report.kernelTypes = kernelTypes(trace, index, chosen);
-    report.kernelNames = kernelNames(trace, index, chosen);
-    // HTA's list was written for PyTorch's launches. Another capture (XSpace, Nsight Systems,
-    // rocprofv3) launches through calls it does not name (cuLaunchKernel, cuMemcpyHtoDAsync_v2,
-    // or in older TensorFlow captures a call named after its kernel) and would show few or no
-    // launches: there every call that queues work on a stream counts. Synchronous copies and
-    // graph launches stay out, as in HTA.
-    report.htaLaunchCalls = isPyTorchTrace(trace);
-    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
-        const KinetoRuntime &rt = index.runtimes[r];
-        const std::string_view name = trace.name(rt.ref);
-        const bool launch = report.htaLaunchCalls
-                                ? isHtaLaunchStatCall(name)
-                                : isQueueingLaunch(name) || !isApiCallName(name);
-        if (!inWindow(rt.start, window) || !launch)
-            continue;
-        for (uint32_t a : index.activitiesOf(r)) {
-            const KinetoActivity &act = index.activities[a];
-            LaunchStat l;
-            l.call = rt.ref;
-            l.activity = act.ref;
-            l.correlation = rt.correlation;
-            l.device = act.device;
-            l.stream = act.stream;
-            l.startUs = us(rt.start - trace.begin);
-            l.cpuDurationUs = us(rt.end - rt.start);
-            l.gpuDurationUs = us(act.end - act.start);
-            l.launchDelayUs = us(std::max<TimePs>(0, act.start - rt.end));
-            ++report.launchCount;
-            if (detail == LaunchDetail::All || l.runtimeOutlier() || l.delayOutlier())
-                report.launches.push_back(l);
-        }
-    }
-    report.queueLength = queueLengths(trace, index, window);
-    report.opKernels = opKernelSequences(trace, index, window);
-    return report;
-}
-
-namespace {
 
 struct NameStats
 {
@@ -485,6 +397,78 @@ std::vector<KernelNameTime> kernelNames(const Trace &trace, const KinetoIndex &i
 }
 
 } // namespace
+
+const char *kernelTypeName(KernelType type)
+{
+    switch (type) {
+    case KernelType::Computation: return "COMPUTATION";
+    case KernelType::Communication: return "COMMUNICATION";
+    case KernelType::Memory: return "MEMORY";
+    }
+    return "COMPUTATION";
+}
+
+KernelType kernelTypeOf(std::string_view name, SliceRole role)
+{
+    if (role == SliceRole::Memcpy || role == SliceRole::Memset)
+        return KernelType::Memory;
+    if (isCommunicationKernel(name))
+        return KernelType::Communication;
+    return KernelType::Computation;
+}
+
+GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
+                            const std::optional<TimeWindow> &window, LaunchDetail detail)
+{
+    GpuTimeReport report;
+    report.window = window ? window->name : std::string("whole trace");
+    report.scope = index.scope.scopeLabel;
+    std::vector<uint32_t> chosen;
+    for (uint32_t a = 0; a < index.activities.size(); ++a) {
+        const KinetoActivity &act = index.activities[a];
+        if (inWindow(act.start, window))
+            chosen.push_back(a);
+    }
+    report.temporal = temporal(trace, index, chosen);
+    report.idle = idle(index, chosen);
+    report.kernelTypes = kernelTypes(trace, index, chosen);
+    report.kernelNames = kernelNames(trace, index, chosen);
+    // HTA's list was written for PyTorch's launches. Another capture (XSpace, Nsight Systems,
+    // rocprofv3) launches through calls it does not name (cuLaunchKernel, cuMemcpyHtoDAsync_v2,
+    // or in older TensorFlow captures a call named after its kernel) and would show few or no
+    // launches: there every call that queues work on a stream counts. Synchronous copies and
+    // graph launches stay out, as in HTA.
+    report.htaLaunchCalls = isPyTorchTrace(trace);
+    for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
+        const KinetoRuntime &rt = index.runtimes[r];
+        const std::string_view name = trace.name(rt.ref);
+        const bool launch = report.htaLaunchCalls
+                                ? isHtaLaunchStatCall(name)
+                                : isQueueingLaunch(name) || !isGpuApiCallName(name);
+        if (!inWindow(rt.start, window) || !launch)
+            continue;
+        for (uint32_t a : index.activitiesOf(r)) {
+            const KinetoActivity &act = index.activities[a];
+            LaunchStat l;
+            l.call = rt.ref;
+            l.activity = act.ref;
+            l.correlation = rt.correlation;
+            l.device = act.device;
+            l.stream = act.stream;
+            l.startUs = us(rt.start - trace.begin);
+            l.cpuDurationUs = us(rt.end - rt.start);
+            l.gpuDurationUs = us(act.end - act.start);
+            l.launchDelayUs = us(std::max<TimePs>(0, act.start - rt.end));
+            ++report.launchCount;
+            if (detail == LaunchDetail::All || l.runtimeOutlier() || l.delayOutlier())
+                report.launches.push_back(l);
+        }
+    }
+    report.queueLength = queueLengths(trace, index, window);
+    report.opKernels = opKernelSequences(trace, index, window);
+    return report;
+}
+
 
 uint64_t gpuWorkEvents(const Trace &trace)
 {

@@ -139,7 +139,7 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
         if (!m_cache)
             return;
         const core::Trace &trace = m_cache->trace();
-        const uint64_t bytes = gpuWorkEvents(trace) * kBytesPerGpuWorkEvent;
+        const uint64_t bytes = m_deferredEvents * kBytesPerGpuWorkEvent;
         const std::string path = trace.info.sources.empty() ? std::string("this profile")
                                                              : trace.info.sources.front();
         const auto fits = core::MemoryGuard().admit(path, bytes, "close other programs, or "
@@ -210,8 +210,8 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     connect(m_launchView, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const auto *proxy = static_cast<const QSortFilterProxyModel *>(index.model());
         const int row = proxy->mapToSource(index).row();
-        if (m_report && row >= 0 && size_t(row) < m_outliers.size())
-            emit sliceActivated(m_report->launches[m_outliers[size_t(row)]].call);
+        if (m_report && row >= 0 && size_t(row) < m_report->launches.size())
+            emit sliceActivated(m_report->launches[size_t(row)].call);
     });
     m_outline = new QPushButton(tr("Outline all on the timeline"), body);
     m_outline->setEnabled(false);
@@ -220,8 +220,8 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
         if (!m_report || !m_cache)
             return;
         auto refs = std::make_shared<std::vector<core::SliceRef>>();
-        for (size_t i : m_outliers)
-            refs->push_back(m_report->launches[i].call);
+        for (const LaunchStat &l : m_report->launches)
+            refs->push_back(l.call);
         const core::Trace &trace = m_cache->trace();
         emit rangeActivated(trace.begin, trace.end, tr("launch outliers"), std::move(refs));
     });
@@ -306,7 +306,6 @@ void GpuTimePanel::showAnalyses(core::analysis::AnalysisCachePtr cache)
     m_compute.cancel();
     m_cache = std::move(cache);
     m_report.reset();
-    m_outliers.clear();
     m_outline->setEnabled(false);
     for (AnalysisTableModel *m :
          {m_temporal, m_idle, m_types, m_names, m_launches, m_opKernels, m_queue})
@@ -344,6 +343,7 @@ void GpuTimePanel::startCompute(bool confirmed)
 void GpuTimePanel::showReport(Computed result)
 {
     if (!result.report) {
+        m_deferredEvents = result.events;
         const uint64_t bytes = result.events * kBytesPerGpuWorkEvent;
         m_status->setText(
             tr("This profile holds %L1 launch calls and GPU activities. Its GPU time breakdown "
@@ -395,17 +395,13 @@ void GpuTimePanel::showReport(Computed result)
                         k.minUs, k.stdUs});
     m_names->setRows(std::move(rows));
     rows.clear();
-    for (size_t i = 0; i < r.launches.size(); ++i) {
-        const LaunchStat &l = r.launches[i];
-        if (!l.runtimeOutlier() && !l.delayOutlier())
-            continue;
-        m_outliers.push_back(i);
+    // The report keeps the outliers only (LaunchDetail::Outliers): row i is launch i.
+    for (const LaunchStat &l : r.launches) {
         rows.push_back({text(trace.name(l.activity)), text(trace.name(l.call)), l.cpuDurationUs,
-                        l.gpuDurationUs,
-                        l.launchDelayUs, qlonglong(l.correlation)});
+                        l.gpuDurationUs, l.launchDelayUs, qlonglong(l.correlation)});
     }
     m_launches->setRows(std::move(rows));
-    m_outline->setEnabled(!m_outliers.empty());
+    m_outline->setEnabled(!r.launches.empty());
     rows.clear();
     for (const QueueLength &q : r.queueLength)
         rows.push_back({qlonglong(q.device), qlonglong(q.stream), qlonglong(q.count), q.mean, q.std,
@@ -453,7 +449,7 @@ void GpuTimePanel::showReport(Computed result)
     m_status->setText(scope + idleText
                       + tr("%1. %L2 launch outliers of %L3 launches.")
                             .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
-                            .arg(m_outliers.size())
+                            .arg(r.launches.size())
                             .arg(r.launchCount)
                       + outsideSpanText(r, m_cache->trace()));
     emit computed();

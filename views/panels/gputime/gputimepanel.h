@@ -109,9 +109,9 @@ private:
     FrameworkPages *m_pages = nullptr;
     QLabel *m_otherProfile = nullptr; // the page for profiles without GPU work
     QList<QTableView *> m_views;
-    std::vector<size_t> m_outliers; // indices into m_report->launches, the outlier table's rows
     QPushButton *m_computeLarge = nullptr; // shown when a large profile waits for the user
     uint64_t m_askAboveBytes = kAskAboveBytes;
+    uint64_t m_deferredEvents = 0; // the count the question showed, what the click admits
     PanelCompute<Computed> m_compute{this, &GpuTimePanel::showReport};
 };
 

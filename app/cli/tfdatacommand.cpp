@@ -52,7 +52,7 @@ void writeJson(const TfDataAnalysis &a)
                 json.beginObject()
                     .value("id", s.id)
                     .value("parent_id", s.parentId)
-                    .value("name", s.name)
+                    .value("name", s.name())
                     .value("long_name", s.longName)
                     .value("start_time_ps", s.start)
                     .value("duration_ps", s.duration)
@@ -104,7 +104,8 @@ void writeText(const TfDataAnalysis &a)
             const char *mark = s.id == x.bottleneckId ? "  <- bottleneck"
                                : s.blocking           ? "  (critical path)"
                                                       : "";
-            std::printf("  %-50s total %12s self %12s calls %lld%s\n", s.longName.c_str(),
+            std::printf("  %-50.*s total %12s self %12s calls %lld%s\n", int(s.longName.size()),
+                        s.longName.data(),
                         core::formatDuration(s.duration).c_str(),
                         core::formatDuration(s.selfTime).c_str(), (long long)s.calls, mark);
         }

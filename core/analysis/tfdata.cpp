@@ -25,8 +25,7 @@ struct KindInfo
     EventClass cls = EventClass::None;
     bool root = false;             // Iterator::<X>: exactly two parts
     bool generator = false;        // Iterator::Prefetch::Generator
-    std::string longName;
-    std::string name;
+    std::string_view longName;     // into TfDataAnalysis::iteratorNames once they are settled
     int64_t nameHash = 0;          // stands in for ids when the event carries no id stat
     int64_t parentNameHash = 0;
 };
@@ -51,9 +50,8 @@ KindInfo classify(std::string_view full)
         return k;
     if (name.substr(0, 9) == "Iterator:") {
         k.cls = EventClass::Iterator;
-        k.longName = std::string(name);
+        k.longName = name;
         const size_t last = name.rfind("::");
-        k.name = std::string(last == std::string_view::npos ? name : name.substr(last + 2));
         size_t parts = 1;
         for (size_t p = name.find("::"); p != std::string_view::npos; p = name.find("::", p + 2))
             ++parts;
@@ -108,7 +106,6 @@ struct Walker
         if (fresh) {
             st.id = ev.id;
             st.parentId = ev.parentId;
-            st.name = k.name;
             st.longName = k.longName;
             st.start = ev.start;
         }
@@ -416,6 +413,20 @@ TfDataAnalysis computeTfData(const Trace &trace)
         out.summary = noActivitySummary(trace);
         return out;
     }
+    {
+        // Every stat names its iterator by a view into one copy of each distinct name.
+        auto names = std::make_shared<std::vector<std::string>>();
+        std::map<std::string_view, size_t> index;
+        for (const KindInfo &k : kinds) {
+            if (k.cls == EventClass::Iterator && index.try_emplace(k.longName, names->size()).second)
+                names->emplace_back(k.longName);
+        }
+        for (KindInfo &k : kinds) {
+            if (k.cls == EventClass::Iterator)
+                k.longName = (*names)[index.at(k.longName)];
+        }
+        out.iteratorNames = std::move(names);
+    }
     StringId idKey = UINT32_MAX, parentKey = UINT32_MAX, elementKey = UINT32_MAX;
     trace.strings.find("id", &idKey);
     trace.strings.find("parent_id", &parentKey);
@@ -459,8 +470,8 @@ TfDataAnalysis computeTfData(const Trace &trace)
         row.pipeline = p.name;
         row.maxLatency = p.maxLatency;
         if (const TfDataIteratorStat *b = x.find(x.bottleneckId)) {
-            row.iteratorName = b->name;
-            row.iteratorLongName = b->longName;
+            row.iteratorName = std::string(b->name());
+            row.iteratorLongName = std::string(b->longName);
         }
         row.iteratorLatency = x.bottleneckLatency;
         row.type = tfDataBottleneckType(row.iteratorName);

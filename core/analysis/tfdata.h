@@ -35,13 +35,21 @@ struct TfDataIteratorStat
 {
     int64_t id = 0;
     int64_t parentId = 0;          // 0 for the root (no parent_id stat)
-    std::string name;              // iterator type: the last `::` part of the long name
-    std::string longName;          // e.g. Iterator::Batch::Map
+    // e.g. Iterator::Batch::Map; points into TfDataAnalysis::iteratorNames (a profile has a
+    // few distinct names but may have millions of iterator stats)
+    std::string_view longName;
     TimePs start = 0;              // start of its first event in this execution
     TimePs duration = 0;           // summed over its calls
     TimePs selfTime = 0;           // duration minus the time covered by child iterators
     int64_t calls = 0;
     bool blocking = false;         // on the critical path
+
+    // The iterator type: the last `::` part of the long name.
+    std::string_view name() const
+    {
+        const size_t last = longName.rfind("::");
+        return last == std::string_view::npos ? longName : longName.substr(last + 2);
+    }
 };
 
 // One call of a pipeline: one root iterator event and everything it reached.
@@ -89,6 +97,9 @@ struct TfDataAnalysis
     bool inputBound = false;
     std::string summary;
     uint64_t iteratorEvents = 0;                // Iterator events seen on host threads
+    // The distinct iterator long names the stats' views point into: shared, so a copy of the
+    // analysis keeps them valid.
+    std::shared_ptr<const std::vector<std::string>> iteratorNames;
 };
 
 TfDataBottleneckType tfDataBottleneckType(std::string_view iteratorName);

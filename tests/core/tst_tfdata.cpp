@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 
 using namespace tracedesk::core;
 using namespace tracedesk::core::analysis;
@@ -115,6 +117,32 @@ private slots:
         QCOMPARE(a.bottlenecks[0].type, TfDataBottleneckType::Other);
         QVERIFY(a.inputBound);
         QCOMPARE(a.iteratorEvents, uint64_t(4));
+    }
+
+    // Iterator names are held once per distinct name by the analysis itself: they stay readable
+    // after the trace is gone, and in a copy after the original is gone.
+    void iteratorNamesOutliveTheTrace()
+    {
+        std::optional<TfDataAnalysis> copy;
+        {
+            auto trace = build(1, {
+                {0, "Iterator::Batch", 0, 100 * kUs, {{"id", 1}}},
+                {0, "Iterator::Batch::Map", 10 * kUs, 80 * kUs, {{"id", 2}, {"parent_id", 1}}},
+                {0, "Iterator::Batch", 200 * kUs, 100 * kUs, {{"id", 1}}},
+                {0, "Iterator::Batch::Map", 210 * kUs, 80 * kUs, {{"id", 2}, {"parent_id", 1}}},
+            });
+            auto a = std::make_unique<TfDataAnalysis>(computeTfData(*trace));
+            copy = *a;
+        }
+        QCOMPARE(copy->iteratorNames->size(), size_t(2));
+        QCOMPARE(copy->pipelines.size(), size_t(1));
+        QCOMPARE(copy->pipelines[0].executions.size(), size_t(2));
+        for (const TfDataExecution &x : copy->pipelines[0].executions) {
+            QCOMPARE(std::string(stat(x, 1).longName), std::string("Iterator::Batch"));
+            QCOMPARE(std::string(stat(x, 1).name()), std::string("Batch"));
+            QCOMPARE(std::string(stat(x, 2).longName), std::string("Iterator::Batch::Map"));
+            QCOMPARE(std::string(stat(x, 2).name()), std::string("Map"));
+        }
     }
 
     // Same-thread nesting: Batch 0-100 > Map 10-90 > TFRecord 20-50 (us).
@@ -226,7 +254,7 @@ private slots:
             const TfDataExecution &x = p.executions[0];
             const TfDataIteratorStat *b = x.find(x.bottleneckId);
             QVERIFY(b);
-            QCOMPARE(b->name, std::string("Generator"));
+            QCOMPARE(std::string(b->name()), std::string("Generator"));
         }
         QCOMPARE(a.pipelines[0].executions[0].bottleneckLatency, TimePs(6'726'044'000));
         QCOMPARE(a.pipelines[1].executions[0].bottleneckLatency, TimePs(6'251'032'000));

@@ -99,7 +99,7 @@ QVariant TfDataGraphModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Iterator: return QString::fromStdString(it.name);
+        case Iterator: return QString::fromUtf8(it.name().data(), qsizetype(it.name().size()));
         case StartUs: return QString::number(us(it.start - m_origin), 'f', 3);
         case TotalUs: return QString::number(us(it.duration), 'f', 3);
         case SelfUs: return QString::number(us(it.selfTime), 'f', 3);
@@ -108,7 +108,7 @@ QVariant TfDataGraphModel::data(const QModelIndex &index, int role) const
         }
     case Qt::ToolTipRole:
         return QStringLiteral("%1\nid %2%3")
-            .arg(QString::fromStdString(it.longName))
+            .arg(QString::fromUtf8(it.longName.data(), qsizetype(it.longName.size())))
             .arg(it.id)
             .arg(bottleneck ? QStringLiteral("\nbottleneck")
                  : it.blocking ? QStringLiteral("\non the critical path")
@@ -127,7 +127,7 @@ QVariant TfDataGraphModel::data(const QModelIndex &index, int role) const
         if (bottleneck)
             return QBrush(QColor(200, 0, 0));
         return {};
-    case kLongNameRole: return QString::fromStdString(it.longName);
+    case kLongNameRole: return QString::fromUtf8(it.longName.data(), qsizetype(it.longName.size()));
     case kBlockingRole: return it.blocking;
     case kBottleneckRole: return bottleneck;
     default: return {};

@@ -189,7 +189,7 @@ void TfDataPanel::fill()
             numberItem(us(p.minLatency), 3),
             numberItem(us(p.avgLatency), 3),
             numberItem(us(p.maxLatency), 3),
-            textItem(b ? QString::fromStdString(b->longName) : QString())};
+            textItem(b ? QString::fromUtf8(b->longName.data(), qsizetype(b->longName.size())) : QString())};
         row[0]->setData(int(i), kPipelineIndexRole);
         m_pipelines->appendRow(row);
     }
@@ -218,10 +218,10 @@ void TfDataPanel::showPipeline(int index)
                                           "positive self time."));
         return;
     }
-    const TfDataBottleneckType type = tfDataBottleneckType(b->name);
+    const TfDataBottleneckType type = tfDataBottleneckType(b->name());
     m_recommendation->setPlainText(
         tr("Bottleneck: %1 (%2), self time %3 us\n%4")
-            .arg(QString::fromStdString(b->longName),
+            .arg(QString::fromUtf8(b->longName.data(), qsizetype(b->longName.size())),
                  QString::fromUtf8(tfDataBottleneckTypeName(type).data(),
                                    qsizetype(tfDataBottleneckTypeName(type).size())))
             .arg(us(b->selfTime), 0, 'f', 3)

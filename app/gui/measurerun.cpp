@@ -96,6 +96,7 @@ void MeasureRun::measureZooms()
         timeline->zoomBy(step < kZoomSteps / 2 ? 0.5 : 2.0, centre);
         m_zoomMs.append(paintMs());
     }
+    m_rssAfterZooms = core::currentRssBytes();
     measureNextPanel();
 }
 
@@ -160,6 +161,7 @@ void MeasureRun::finish()
     o.insert(QStringLiteral("zoom_paint_ms_max"), zoomMax);
     o.insert(QStringLiteral("panels"), m_panels);
     o.insert(QStringLiteral("rss_after_load_bytes"), double(m_rssAfterLoad));
+    o.insert(QStringLiteral("rss_after_zooms_bytes"), double(m_rssAfterZooms));
     o.insert(QStringLiteral("rss_steady_bytes"), steady);
     o.insert(QStringLiteral("rss_peak_bytes"), peak);
     o.insert(QStringLiteral("rss_steady_over_store"), store > 0 ? steady / store : 0);

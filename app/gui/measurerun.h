@@ -54,6 +54,7 @@ private:
     double m_firstPaintMs = 0;
     double m_indexReadyMs = -1;
     quint64 m_rssAfterLoad = 0;
+    quint64 m_rssAfterZooms = 0;   // the timeline's index built and its zooms painted
     QJsonArray m_zoomMs;
     QJsonArray m_panels;
     size_t m_nextDock = 0;

@@ -85,6 +85,8 @@ private slots:
         const double store = o.value("store_bytes").toDouble();
         QVERIFY(store > 0);
         QVERIFY(o.value("rss_steady_bytes").toDouble() > store);
+        QVERIFY(o.value("rss_after_zooms_bytes").toDouble() > store);
+        QVERIFY(o.value("rss_peak_bytes").toDouble() >= o.value("rss_after_zooms_bytes").toDouble());
         QVERIFY(o.value("rss_peak_bytes").toDouble() >= o.value("rss_steady_bytes").toDouble());
         QCOMPARE(o.value("rss_peak_over_store").toDouble(),
                  o.value("rss_peak_bytes").toDouble() / store);

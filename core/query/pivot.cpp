@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 namespace tracedesk::core {
@@ -34,21 +36,95 @@ struct ChildKeyHash
     }
 };
 
+// Reads a slice's key at each level. Raw-text arg values (not interned) go to `text`, which
+// returns the bits the value is known by.
+class KeyReader
+{
+public:
+    KeyReader(const Trace &trace, const std::vector<PivotKey> &levels)
+        : m_trace(trace)
+        , m_levels(levels)
+        , m_argKeys(levels.size(), kEmptyString)
+        , m_argKnown(levels.size(), false)
+    {
+        for (size_t l = 0; l < levels.size(); ++l) {
+            if (levels[l].kind == PivotKeyKind::Arg)
+                m_argKnown[l] = trace.strings.find(levels[l].arg, &m_argKeys[l]);
+        }
+    }
+
+    template<typename Text>
+    PivotValue valueOf(SliceRef ref, uint32_t level, Text &&text) const
+    {
+        const PivotKey &key = m_levels[level];
+        switch (key.kind) {
+        case PivotKeyKind::Name:
+            return {PivotValueType::String, m_trace.kind(ref).name};
+        case PivotKeyKind::Category:
+            return {PivotValueType::String, m_trace.kind(ref).category};
+        case PivotKeyKind::Track:
+            return {PivotValueType::Track, ref.track};
+        case PivotKeyKind::Arg:
+            break;
+        }
+        if (!m_argKnown[level])
+            return {};
+        PivotValue out;
+        bool found = false;
+        m_trace.forEachArg(ref, [&](const ArgValue &v) {
+            if (found || v.key != m_argKeys[level])
+                return;
+            found = true;
+            out = argValue(v, text);
+        });
+        return out;
+    }
+
+private:
+    template<typename Text>
+    PivotValue argValue(const ArgValue &v, Text &text) const
+    {
+        switch (v.type) {
+        case ArgType::StringRef:
+            return {PivotValueType::String, v.str};
+        case ArgType::String:
+        case ArgType::Bytes: {
+            // Interned strings are the common case; raw text is looked up, then kept locally.
+            StringId id = kEmptyString;
+            if (m_trace.strings.find(v.s, &id))
+                return {PivotValueType::String, id};
+            return {PivotValueType::Text, text(v.s)};
+        }
+        case ArgType::Double:
+            return {PivotValueType::Double, std::bit_cast<uint64_t>(v.d)};
+        case ArgType::UInt:
+            if (v.u > uint64_t(std::numeric_limits<int64_t>::max()))
+                return {PivotValueType::Double, std::bit_cast<uint64_t>(double(v.u))};
+            return {PivotValueType::Int, v.u};
+        case ArgType::Int:
+        case ArgType::Bool:
+            return {PivotValueType::Int, uint64_t(v.i)};
+        }
+        return {};
+    }
+
+    const Trace &m_trace;
+    const std::vector<PivotKey> &m_levels;
+    std::vector<StringId> m_argKeys;
+    std::vector<bool> m_argKnown;
+};
+
 class PivotBuilder
 {
 public:
     PivotBuilder(const Trace &trace, const PivotOptions &options)
         : m_trace(trace)
         , m_options(options)
+        , m_keys(trace, options.levels)
     {
         m_result.levels = options.levels;
+        m_result.area = options.area;
         m_result.nodes.emplace_back();
-        m_argKeys.resize(options.levels.size(), kEmptyString);
-        m_argKnown.resize(options.levels.size(), false);
-        for (size_t l = 0; l < options.levels.size(); ++l) {
-            if (options.levels[l].kind == PivotKeyKind::Arg)
-                m_argKnown[l] = trace.strings.find(options.levels[l].arg, &m_argKeys[l]);
-        }
     }
 
     // False when cancelled.
@@ -62,7 +138,9 @@ public:
         uint32_t node = 0;
         m_result.nodes[0].stats.add(duration, self);
         for (uint32_t l = 0; l < m_options.levels.size(); ++l) {
-            node = child(node, l, valueOf(ref, l));
+            node = child(node, l, m_keys.valueOf(ref, l, [this](std::string_view text) {
+                return internText(text);
+            }));
             m_result.nodes[node].stats.add(duration, self);
         }
         if (m_options.keepSlices)
@@ -137,67 +215,18 @@ private:
         return it->second;
     }
 
-    PivotValue valueOf(SliceRef ref, uint32_t level)
+    uint64_t internText(std::string_view text)
     {
-        const PivotKey &key = m_options.levels[level];
-        switch (key.kind) {
-        case PivotKeyKind::Name:
-            return {PivotValueType::String, m_trace.kind(ref).name};
-        case PivotKeyKind::Category:
-            return {PivotValueType::String, m_trace.kind(ref).category};
-        case PivotKeyKind::Track:
-            return {PivotValueType::Track, ref.track};
-        case PivotKeyKind::Arg:
-            break;
-        }
-        if (!m_argKnown[level])
-            return {};
-        PivotValue out;
-        bool found = false;
-        m_trace.forEachArg(ref, [&](const ArgValue &v) {
-            if (found || v.key != m_argKeys[level])
-                return;
-            found = true;
-            out = argValue(v);
-        });
-        return out;
-    }
-
-    PivotValue argValue(const ArgValue &v)
-    {
-        switch (v.type) {
-        case ArgType::StringRef:
-            return {PivotValueType::String, v.str};
-        case ArgType::String:
-        case ArgType::Bytes: {
-            // Interned strings are the common case; raw text is looked up, then kept locally.
-            StringId id = kEmptyString;
-            if (m_trace.strings.find(v.s, &id))
-                return {PivotValueType::String, id};
-            const auto [it, inserted] =
-                m_text.try_emplace(std::string(v.s), m_result.textValues.size());
-            if (inserted)
-                m_result.textValues.push_back(it->first);
-            return {PivotValueType::Text, it->second};
-        }
-        case ArgType::Double:
-            return {PivotValueType::Double, std::bit_cast<uint64_t>(v.d)};
-        case ArgType::UInt:
-            if (v.u > uint64_t(std::numeric_limits<int64_t>::max()))
-                return {PivotValueType::Double, std::bit_cast<uint64_t>(double(v.u))};
-            return {PivotValueType::Int, v.u};
-        case ArgType::Int:
-        case ArgType::Bool:
-            return {PivotValueType::Int, uint64_t(v.i)};
-        }
-        return {};
+        const auto [it, inserted] = m_text.try_emplace(std::string(text), m_result.textValues.size());
+        if (inserted)
+            m_result.textValues.push_back(it->first);
+        return it->second;
     }
 
     const Trace &m_trace;
     const PivotOptions &m_options;
+    KeyReader m_keys;
     PivotResult m_result;
-    std::vector<StringId> m_argKeys;
-    std::vector<bool> m_argKnown;
     std::unordered_map<ChildKey, uint32_t, ChildKeyHash> m_children;
     std::unordered_map<std::string, uint64_t> m_text;
     // The leaf of each slice in walk order: 4 bytes a slice rather than its address too.
@@ -213,6 +242,38 @@ std::string numberText(double v)
     return buf;
 }
 
+// Every slice of the scope (the area, or the whole trace), in one fixed order; false when
+// `visit` says stop.
+template<typename Visit>
+bool walkScope(const Trace &trace, const std::optional<AreaSelection> &area, Visit &&visit)
+{
+    std::vector<uint32_t> tracks;
+    if (area) {
+        tracks = area->tracks;
+        std::sort(tracks.begin(), tracks.end());
+        tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    } else {
+        for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+            tracks.push_back(t);
+    }
+    for (uint32_t t : tracks) {
+        if (t >= trace.tracks.size())
+            continue;
+        const Track &track = trace.tracks[t];
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            const Row &row = track.rows[r];
+            IndexRange range{0, row.size()};
+            if (area)
+                range = overlappingRange(row, area->t0, area->t1);
+            for (size_t i = range.first; i < range.last; ++i) {
+                if (!visit(t, r, uint32_t(i)))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 void PivotStats::add(TimePs duration, TimePs self)
@@ -226,40 +287,13 @@ void PivotStats::add(TimePs duration, TimePs self)
 
 Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options)
 {
-    std::vector<uint32_t> tracks;
-    if (options.area) {
-        tracks = options.area->tracks;
-        std::sort(tracks.begin(), tracks.end());
-        tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
-    } else {
-        for (uint32_t t = 0; t < trace.tracks.size(); ++t)
-            tracks.push_back(t);
-    }
-    // Every slice of the area, in one fixed order; false when `visit` says stop.
-    auto walk = [&](auto &&visit) {
-        for (uint32_t t : tracks) {
-            if (t >= trace.tracks.size())
-                continue;
-            const Track &track = trace.tracks[t];
-            for (uint32_t r = 0; r < track.rows.size(); ++r) {
-                const Row &row = track.rows[r];
-                IndexRange range{0, row.size()};
-                if (options.area)
-                    range = overlappingRange(row, options.area->t0, options.area->t1);
-                for (size_t i = range.first; i < range.last; ++i) {
-                    if (!visit(t, r, uint32_t(i)))
-                        return false;
-                }
-            }
-        }
-        return true;
-    };
-    // Counted first: the leaves get their exact room, and a scope too large for 4-byte
-    // positions keeps no slices.
+    auto walk = [&](auto &&visit) { return walkScope(trace, options.area, visit); };
+    // Counted first: the leaves get their exact room, and a scope past the limit (or too large
+    // for 4-byte positions) keeps no slices.
     uint64_t slices = 0;
     PivotOptions adjusted = options;
     walk([&](uint32_t, uint32_t, uint32_t) { return ++slices, true; });
-    if (slices > uint64_t(UINT32_MAX))
+    if (slices > std::min<uint64_t>(options.keepSlicesLimit, UINT32_MAX))
         adjusted.keepSlices = false;
     PivotBuilder builder(trace, adjusted);
     builder.expect(size_t(slices));
@@ -302,6 +336,58 @@ std::vector<SliceRef> PivotResult::slicesOf(uint32_t node) const
     out.reserve(n.sliceEnd - n.sliceBegin);
     for (size_t k = n.sliceBegin; k < n.sliceEnd; ++k)
         out.push_back(sliceAt(slices[k]));
+    return out;
+}
+
+Result<std::vector<SliceRef>> findPivotSlices(const Trace &trace, const PivotResult &result,
+                                              uint32_t node, size_t limit,
+                                              const std::atomic<bool> *cancel)
+{
+    std::vector<SliceRef> out;
+    if (node >= result.nodes.size() || limit == 0)
+        return out;
+    // The group's key at each level, outermost first.
+    std::vector<PivotValue> path(result.nodes[node].level);
+    for (uint32_t n = node; n != 0; n = result.nodes[n].parent)
+        path[result.nodes[n].level - 1] = result.nodes[n].value;
+    const KeyReader keys(trace, result.levels);
+    std::unordered_map<std::string_view, uint64_t> textBits;
+    for (size_t k = 0; k < result.textValues.size(); ++k)
+        textBits.emplace(result.textValues[k], k);
+    // Raw text the result never saw cannot match any group's value.
+    const auto text = [&](std::string_view t) {
+        const auto it = textBits.find(t);
+        return it == textBits.end() ? UINT64_MAX : it->second;
+    };
+    const auto earlier = [&](const SliceRef &a, const SliceRef &b) {
+        const TimePs sa = trace.start(a), sb = trace.start(b);
+        if (sa != sb)
+            return sa < sb;
+        return std::tie(a.track, a.row, a.index) < std::tie(b.track, b.row, b.index);
+    };
+    // The `limit` earliest so far, as a max-heap on `earlier`.
+    uint64_t seen = 0;
+    const bool finished = walkScope(trace, result.area, [&](uint32_t t, uint32_t r, uint32_t i) {
+        if ((++seen & kCancelPollMask) == 0 && cancel && cancel->load())
+            return false;
+        const SliceRef ref{t, r, i};
+        for (uint32_t l = 0; l < path.size(); ++l) {
+            if (!(keys.valueOf(ref, l, text) == path[l]))
+                return true;
+        }
+        if (out.size() < limit) {
+            out.push_back(ref);
+            std::push_heap(out.begin(), out.end(), earlier);
+        } else if (earlier(ref, out.front())) {
+            std::pop_heap(out.begin(), out.end(), earlier);
+            out.back() = ref;
+            std::push_heap(out.begin(), out.end(), earlier);
+        }
+        return true;
+    });
+    if (!finished)
+        return Result<std::vector<SliceRef>>::cancelled();
+    std::sort_heap(out.begin(), out.end(), earlier);
     return out;
 }
 

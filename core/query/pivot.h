@@ -14,9 +14,11 @@
 // Enumerating a group's slices: when asked, the result keeps every slice in scope ordered by
 // leaf group in depth-first order, so any node (leaf or not) owns one contiguous range of it.
 // Each slice is kept as its 4-byte position in the walk over the scope (tracks, then rows, then
-// slices in start order), not as its 12-byte address: a pivot of a 100M-event trace holds
-// 400 MB rather than 1.2 GB. slicesOf() gives the addresses back. A scope of 2^32 slices or
-// more keeps none (slicesKept() is false).
+// slices in start order), not as its 12-byte address. slicesOf() gives the addresses back.
+// A scope larger than PivotOptions::keepSlicesLimit (16M slices, 64 MB) keeps none
+// (slicesKept() is false): a 100M-event pivot would hold 400 MB for as long as it is shown, and
+// twice that while it is built. findPivotSlices() then walks the scope again, comparing each
+// slice's keys with the group's path; its cost is one walk, paid only when a group is asked for.
 //
 // Thread rules: a pure function of the immutable store; any thread. The cancel flag is polled
 // every few thousand slices; a cancelled pivot returns Result::cancelled() and nothing partial.
@@ -48,6 +50,7 @@ struct PivotOptions
     std::vector<PivotKey> levels;      // outermost first; empty: one total node
     std::optional<AreaSelection> area; // none: every slice of the trace
     bool keepSlices = true;            // fill PivotResult::slices
+    uint64_t keepSlicesLimit = uint64_t(1) << 24; // a larger scope keeps none (see above)
     const std::atomic<bool> *cancel = nullptr;
 };
 
@@ -97,6 +100,7 @@ struct PivotResult
     };
 
     std::vector<PivotKey> levels;
+    std::optional<AreaSelection> area;   // the scope: none for the whole trace
     std::vector<PivotNode> nodes;        // nodes[0]: every slice in scope
     std::vector<uint32_t> slices;        // walk positions, grouped, see the design note
     std::vector<WalkRow> walkRows;       // rows with slices in scope, by position
@@ -115,6 +119,13 @@ struct PivotResult
 };
 
 Result<PivotResult> computePivot(const Trace &trace, const PivotOptions &options);
+
+// The slices of `node` found by walking the result's scope again (for a result that kept
+// none; it works for any result): the `limit` earliest by start (ties in address order), in
+// that order. Cancelled when `cancel` is set during the walk.
+Result<std::vector<SliceRef>> findPivotSlices(const Trace &trace, const PivotResult &result,
+                                              uint32_t node, size_t limit,
+                                              const std::atomic<bool> *cancel = nullptr);
 
 // How a group's key reads: the name, the category, "plane / track", the number, or
 // "(no <arg>)" for a missing arg; "(empty)" for an empty string.

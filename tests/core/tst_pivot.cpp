@@ -5,7 +5,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <set>
 
 using namespace tracedesk::core;
@@ -157,6 +159,57 @@ private slots:
         QCOMPARE(r.value().root().children.size(), size_t(1));
         QCOMPARE(pivotLabel(*trace, r.value(), r.value().root().children[0]),
                  std::string("(no absent)"));
+    }
+
+    // A scope past keepSlicesLimit keeps no slices; a walk then finds each group's slices: the
+    // same set the kept ranges give (themselves checked against the stats above), earliest
+    // first, cut to the limit asked for; in an area, only the area's slices.
+    void groupsFoundByWalkWhenNoneKept()
+    {
+        const auto trace = testsupport::loadText(kNested);
+        QVERIFY(trace);
+        const AreaSelection thread1{{0}, 0, 100 * kUs};
+        const std::vector<std::vector<PivotKey>> levelSets = {
+            {key(PivotKeyKind::Category), key(PivotKeyKind::Name)},
+            {key(PivotKeyKind::Arg, "layer"), key(PivotKeyKind::Name)},
+            {key(PivotKeyKind::Track), key(PivotKeyKind::Arg, "n")},
+        };
+        for (const auto &levels : levelSets) {
+            for (const bool inArea : {false, true}) {
+                PivotOptions kept;
+                kept.levels = levels;
+                if (inArea)
+                    kept.area = thread1;
+                PivotOptions walked = kept;
+                walked.keepSlicesLimit = 0;
+                const auto a = computePivot(*trace, kept);
+                const auto b = computePivot(*trace, walked);
+                QVERIFY(a && b);
+                QVERIFY(a.value().slicesKept());
+                QVERIFY(!b.value().slicesKept());
+                QVERIFY(b.value().slices.empty());
+                QCOMPARE(b.value().nodes.size(), a.value().nodes.size());
+                const auto byStart = [&](const SliceRef &x, const SliceRef &y) {
+                    const TimePs sx = trace->start(x), sy = trace->start(y);
+                    return sx != sy ? sx < sy
+                                    : std::tie(x.track, x.row, x.index)
+                                          < std::tie(y.track, y.row, y.index);
+                };
+                for (uint32_t n = 0; n < b.value().nodes.size(); ++n) {
+                    auto expected = a.value().slicesOf(n);
+                    std::sort(expected.begin(), expected.end(), byStart);
+                    const auto found = findPivotSlices(*trace, b.value(), n, 1000);
+                    QVERIFY(found);
+                    QCOMPARE(found.value().size(), size_t(b.value().nodes[n].stats.count));
+                    QVERIFY(found.value() == expected);
+                    const auto first = findPivotSlices(*trace, b.value(), n, 1);
+                    QVERIFY(first);
+                    QCOMPARE(first.value().size(), std::min<size_t>(1, expected.size()));
+                    if (!expected.empty())
+                        QVERIFY(first.value().front() == expected.front());
+                }
+            }
+        }
     }
 
     void csv()

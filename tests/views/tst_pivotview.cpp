@@ -153,6 +153,32 @@ private slots:
 
     // An XSpace has no categories: the default grouping is Track > Name, not one "(empty)"
     // group; levels the user chose are kept for the next profile.
+    // A pivot that keeps no slices (a scope past its limit) outlines a clicked group all the
+    // same: the group's slices are found by a walk, earliest first.
+    void outlineWithoutKeptSlices()
+    {
+        QSignalSpy recomputed(m_panel.get(), &views::PivotPanel::computed);
+        m_panel->setKeptSlicesLimit(0);
+        QVERIFY(recomputed.count() > 0 || recomputed.wait(10000));
+        QTreeView *tree = m_panel->treeView();
+        QAbstractItemModel *model = tree->model();
+        const QModelIndex alpha = rowLabelled(model, "alpha");
+        QVERIFY(alpha.isValid());
+        tree->expand(alpha);
+        const QModelIndex a = rowLabelled(model, "A", alpha);
+        QVERIFY(a.isValid());
+        QSignalSpy outlined(m_panel.get(), &views::PivotPanel::outlined);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(a).center());
+        QVERIFY(outlined.count() > 0 || outlined.wait(5000));
+        QCOMPARE(outlined.first().first().toULongLong(), quint64(2));
+        const auto &h = m_timeline->state()->highlights();
+        QCOMPARE(h.total, quint64(2));
+        QCOMPARE(h.refs->size(), size_t(2));
+        for (const core::SliceRef &s : *h.refs)
+            QCOMPARE(m_trace->name(s), std::string_view("A"));
+        QVERIFY(m_trace->start((*h.refs)[0]) < m_trace->start((*h.refs)[1]));
+    }
+
     void defaultLevelsWithoutCategories()
     {
         auto loaded = core::loadTrace(TRACEDESK_TEST_DATA "/../../resources/sample");

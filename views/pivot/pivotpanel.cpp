@@ -157,6 +157,12 @@ std::vector<core::PivotKey> PivotPanel::levels() const
     return out;
 }
 
+void PivotPanel::setKeptSlicesLimit(uint64_t limit)
+{
+    m_keptSlicesLimit = limit;
+    recompute();
+}
+
 void PivotPanel::recompute()
 {
     m_outlineJob.stop();
@@ -169,6 +175,7 @@ void PivotPanel::recompute()
     }
     core::PivotOptions options;
     options.levels = levels();
+    options.keepSlicesLimit = m_keptSlicesLimit;
     const bool selectionOnly = m_selectionOnly->isChecked() && m_state;
     if (selectionOnly) {
         const AreaRange &area = m_state->area();
@@ -222,8 +229,15 @@ void PivotPanel::outlineGroup(const QModelIndex &index)
     m_outlineJob.run<Highlights>(
         this,
         [result, trace, node, label] {
+            const uint64_t total = result->nodes[node].stats.count;
+            // A pivot of a very large scope keeps no slices: its group is found by a walk.
+            if (!result->slicesKept()) {
+                auto found = core::findPivotSlices(*trace, *result, node, kMaxOutlined);
+                auto refs = std::make_shared<std::vector<core::SliceRef>>(
+                    found ? std::move(found).value() : std::vector<core::SliceRef>{});
+                return Highlights{label, std::move(refs), total, nullptr};
+            }
             auto refs = std::make_shared<std::vector<core::SliceRef>>(result->slicesOf(node));
-            const uint64_t total = refs->size();
             auto byStart = [&](const core::SliceRef &a, const core::SliceRef &b) {
                 const core::TimePs sa = trace->start(a), sb = trace->start(b);
                 if (sa != sb)

@@ -44,6 +44,9 @@ public:
     void setLevels(const std::vector<core::PivotKey> &levels);
     std::vector<core::PivotKey> levels() const;
     void setSelectionOnly(bool on);
+    // Scopes of more slices keep none (core::PivotOptions::keepSlicesLimit): a click on a group
+    // then finds its slices by a walk. Recomputes.
+    void setKeptSlicesLimit(uint64_t limit);
 
     QTreeView *treeView() const { return m_tree; }
     PivotTreeModel *model() const { return m_model; }
@@ -66,6 +69,7 @@ private:
     BackgroundJob m_job;
     BackgroundJob m_outlineJob;
     bool m_computing = false;
+    uint64_t m_keptSlicesLimit = core::PivotOptions{}.keepSlicesLimit;
 
     QComboBox *m_level[kLevels] = {};
     QLineEdit *m_argKey = nullptr;

@@ -62,6 +62,14 @@ void TstStepTimeChart::manyStepsAreBinnedIntoMeans()
     const QString text = chart.barText(10);
     QVERIFY2(text.contains(QStringLiteral("Steps 110 to 120 (11 steps)")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("Compute: 115.000 ms")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Idle: 0.455 ms")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Total: 115.455 ms")), qPrintable(text));
+    // The last bar: steps 1001 (odd) and 1002.
+    const QString lastText = chart.barText(91);
+    QVERIFY2(lastText.contains(QStringLiteral("Steps 1001 to 1002 (2 steps)")), qPrintable(lastText));
+    QVERIFY2(lastText.contains(QStringLiteral("Compute: 1001.500 ms")), qPrintable(lastText));
+    QVERIFY2(lastText.contains(QStringLiteral("Idle: 0.500 ms")), qPrintable(lastText));
+    QVERIFY(chart.barText(92).isEmpty());
     QVERIFY(chart.title().contains(QStringLiteral("every 11 steps")));
 
     // A click on a bar, as a user makes it, names its first step.

@@ -81,7 +81,7 @@ QString StepTimeChart::hoverText(int step) const
 
 int StepTimeChart::barCount() const
 {
-    return (int(m_labels.size()) + m_perBar - 1) / m_perBar;
+    return (m_stepCount + m_perBar - 1) / m_perBar;
 }
 
 QStringList StepTimeChart::shownCategories() const
@@ -113,33 +113,30 @@ QString StepTimeChart::barText(int bar) const
 {
     if (m_perBar == 1)
         return hoverText(bar);
-    const int first = bar * m_perBar;
-    const int last = std::min(int(m_labels.size()), first + m_perBar) - 1;
-    if (bar < 0 || first > last)
+    if (bar < 0 || bar >= barCount())
         return {};
-    const double n = double(last - first + 1);
+    const int first = bar * m_perBar;
+    const int last = std::min(m_stepCount, first + m_perBar) - 1;
     QString text = tr("Steps %1 to %2 (%3 steps), mean per step")
-                       .arg(m_labels[first], m_labels[last])
+                       .arg(m_barFirst[bar], m_barLast[bar])
                        .arg(last - first + 1);
-    double total = 0;
-    for (size_t c = 0; c < m_values.size(); ++c) {
-        double sum = 0;
-        for (int s = first; s <= last; ++s)
-            sum += m_values[c][size_t(s)];
-        total += sum / n;
-        if (sum > 0)
-            text += QStringLiteral("\n%1: %2 ms")
-                        .arg(m_categories[int(c)])
-                        .arg(sum / n, 0, 'f', 3);
+    // Categories not shown have no time in any step.
+    for (const Shown &shown : m_shown) {
+        const double mean = shown.means[size_t(bar)];
+        if (mean > 0)
+            text += QStringLiteral("\n%1: %2 ms").arg(m_categories[shown.category]).arg(mean, 0, 'f', 3);
     }
-    return text + tr("\nTotal: %1 ms").arg(total, 0, 'f', 3);
+    return text + tr("\nTotal: %1 ms").arg(m_totals[size_t(bar)], 0, 'f', 3);
 }
 
 void StepTimeChart::clear()
 {
     m_title.clear();
+    m_stepCount = 0;
     m_labels.clear();
     m_barLabels.clear();
+    m_barFirst.clear();
+    m_barLast.clear();
     m_categories.clear();
     m_values.clear();
     m_shown.clear();
@@ -158,6 +155,7 @@ StepChartData prepareStepChart(const QString &title, QStringList stepLabels,
     d.categories = std::move(categories);
     d.values = std::move(values);
     const int steps = int(d.labels.size());
+    d.stepCount = steps;
     d.perBar = steps > StepTimeChart::kMaxBars
                    ? (steps + StepTimeChart::kMaxBars - 1) / StepTimeChart::kMaxBars
                    : 1;
@@ -173,6 +171,10 @@ StepChartData prepareStepChart(const QString &title, QStringList stepLabels,
         d.barLabels << (first == last ? d.labels[first]
                                       : QStringLiteral("%1–%2").arg(d.labels[first],
                                                                      d.labels[last]));
+        if (d.perBar > 1) {
+            d.barFirst << d.labels[first];
+            d.barLast << d.labels[last];
+        }
     }
     d.totals.assign(size_t(bars), 0.0);
     for (int c = 0; c < d.categories.size(); ++c) {
@@ -191,6 +193,10 @@ StepChartData prepareStepChart(const QString &title, QStringList stepLabels,
         }
         d.shown.push_back(std::move(shown));
     }
+    if (d.perBar > 1) {
+        d.labels = QStringList();
+        d.values = {};
+    }
     return d;
 }
 
@@ -205,15 +211,18 @@ void StepTimeChart::setData(StepChartData data)
 {
     m_pending = false;
     m_title = std::move(data.title);
+    m_stepCount = data.stepCount;
     m_labels = std::move(data.labels);
     m_barLabels = std::move(data.barLabels);
+    m_barFirst = std::move(data.barFirst);
+    m_barLast = std::move(data.barLast);
     m_categories = std::move(data.categories);
     m_values = std::move(data.values);
     m_shown = std::move(data.shown);
     m_totals = std::move(data.totals);
     m_perBar = data.perBar;
     m_hover = -1;
-    setShrunk(m_labels.isEmpty());
+    setShrunk(m_stepCount == 0);
 }
 
 StepTimeChart::Geometry StepTimeChart::geometry() const
@@ -285,7 +294,7 @@ void StepTimeChart::paintEvent(QPaintEvent *)
     QPainter p(this);
     const QPalette pal = palette();
     if (m_shrunk) {
-        if (!m_labels.isEmpty() || m_pending)
+        if (m_stepCount > 0 || m_pending)
             return;
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(rect().adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter, m_emptyText);

@@ -27,10 +27,15 @@ struct StepChartData
         std::vector<double> means;   // per bar
     };
     QString title;
-    QStringList labels;      // per step
-    QStringList barLabels;   // per bar
-    QStringList categories;
+    int stepCount = 0;
+    // Per step, kept only when a bar is one step: with more steps than bars, everything shown
+    // is per bar, and tens of thousands of steps would hold ~170 bytes each for nothing.
+    QStringList labels;
     std::vector<std::vector<double>> values;   // [category][step], milliseconds
+    QStringList barLabels;   // per bar
+    QStringList barFirst;    // per bar of several steps: its first and last step's labels
+    QStringList barLast;
+    QStringList categories;
     std::vector<Shown> shown;                  // categories with some time, in legend order
     std::vector<double> totals;                // per bar
     int perBar = 1;
@@ -60,7 +65,7 @@ public:
     void setCategoryColour(const QString &category, QColor colour);
 
     QString title() const { return m_title; }
-    int stepCount() const { return int(m_labels.size()); }
+    int stepCount() const { return m_stepCount; }
     // Steps per bar: 1, or the run length when there are more than kMaxBars steps.
     int stepsPerBar() const { return m_perBar; }
     int barCount() const;
@@ -72,9 +77,10 @@ public:
     // The bar's steps and mean per category (the step's values when a bar is one step).
     QString barText(int bar) const;
     int categoryCount() const { return int(m_categories.size()); }
+    // One step's values; empty when bars hold several steps (see barText()).
     QString hoverText(int step) const;
     // What shows instead of a chart when there are no steps (empty while steps are shown).
-    QString emptyText() const { return m_labels.isEmpty() && !m_pending ? m_emptyText : QString(); }
+    QString emptyText() const { return m_stepCount == 0 && !m_pending ? m_emptyText : QString(); }
     void setEmptyText(const QString &text) { m_emptyText = text; }
 
     // Where a bar is drawn, and which bar is under a point (-1 for none).
@@ -109,8 +115,11 @@ private:
     QString m_emptyText;
     bool m_pending = true;   // steps not known yet (new, or clear())
     bool m_shrunk = false;
+    int m_stepCount = 0;
     QStringList m_labels;
     QStringList m_barLabels;
+    QStringList m_barFirst;
+    QStringList m_barLast;
     QStringList m_categories;
     std::vector<std::vector<double>> m_values;
     std::vector<Shown> m_shown;

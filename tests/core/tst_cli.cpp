@@ -194,8 +194,8 @@ private slots:
         QVERIFY2(!o.isEmpty(), r.out.constData());
         QCOMPARE(o.value("format").toString(), QString("xspace"));
         for (const char *key : {"events", "load_s", "events_per_s", "bytes_per_event",
-                                "peak_rss_bytes", "reopen_s", "naive_parse_s", "file_bytes",
-                                "store_bytes_per_event"}) {
+                                "peak_rss_bytes", "reopen_s", "naive_parse_s", "warm_read_s",
+                                "file_bytes", "store_bytes_per_event"}) {
             QVERIFY2(o.value(key).isDouble(), key);
             QVERIFY2(o.value(key).toDouble() > 0, key);
         }

@@ -1,5 +1,7 @@
 #include "core/model/flowtable.h"
 
+#include "core/base/parallel.h"
+
 #include <algorithm>
 
 namespace tracedesk::core {
@@ -25,14 +27,22 @@ void FlowTable::assign(std::span<const std::vector<Flow>> parts)
             return field(parts[part][i - base]);
         });
     };
-    pack(FromTrack, [](const Flow &f) { return int64_t(f.from.track); });
-    pack(FromRow, [](const Flow &f) { return int64_t(f.from.row); });
-    pack(FromIndex, [](const Flow &f) { return int64_t(f.from.index); });
-    pack(ToTrack, [](const Flow &f) { return int64_t(f.to.track); });
-    pack(ToRow, [](const Flow &f) { return int64_t(f.to.row); });
-    pack(ToIndex, [](const Flow &f) { return int64_t(f.to.index); });
-    pack(Id, [](const Flow &f) { return int64_t(f.id); });
-    pack(Category, [](const Flow &f) { return int64_t(f.category); });
+    // Each column is its own pass over the flows: the columns of many flows pack on every core.
+    const unsigned threads = total < (size_t(1) << 16) ? 1 : 0;
+    parallelFor(size_t(Count), threads, [&](unsigned, size_t c) {
+        switch (Column(c)) {
+        case FromTrack: pack(FromTrack, [](const Flow &f) { return int64_t(f.from.track); }); break;
+        case FromRow: pack(FromRow, [](const Flow &f) { return int64_t(f.from.row); }); break;
+        case FromIndex: pack(FromIndex, [](const Flow &f) { return int64_t(f.from.index); }); break;
+        case ToTrack: pack(ToTrack, [](const Flow &f) { return int64_t(f.to.track); }); break;
+        case ToRow: pack(ToRow, [](const Flow &f) { return int64_t(f.to.row); }); break;
+        case ToIndex: pack(ToIndex, [](const Flow &f) { return int64_t(f.to.index); }); break;
+        case Id: pack(Id, [](const Flow &f) { return int64_t(f.id); }); break;
+        case Category: pack(Category, [](const Flow &f) { return int64_t(f.category); }); break;
+        case Count: break;
+        }
+        return true;
+    });
 }
 
 std::vector<Flow> FlowTable::toVector() const

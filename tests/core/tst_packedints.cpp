@@ -7,6 +7,8 @@
 
 #include <limits>
 #include <random>
+#include <span>
+#include <vector>
 
 using namespace tracedesk::core;
 
@@ -23,6 +25,7 @@ private slots:
     void viewMatchesIndexing();
     void adoptChecksTheLayout();
     void flowTableRoundTrips();
+    void manyFlowsInPartsRoundTrip();
 };
 
 void TestPackedInts::widthFollowsTheRange_data()
@@ -166,6 +169,36 @@ void TestPackedInts::flowTableRoundTrips()
     }
     // Small tracks, rows and categories take a byte each: far below the 40-byte struct.
     QVERIFY(table.memoryBytes() < flows.size() * 30);
+}
+
+// Enough flows that the columns pack on several threads, given as uneven parts (one empty).
+void TestPackedInts::manyFlowsInPartsRoundTrip()
+{
+    std::mt19937_64 random(7);
+    std::vector<std::vector<Flow>> parts(4);
+    const size_t sizes[] = {70000, 0, 1, 90000};
+    for (size_t p = 0; p < parts.size(); ++p) {
+        for (size_t i = 0; i < sizes[p]; ++i) {
+            Flow f;
+            f.from = {uint32_t(random() % 300), uint32_t(random() % 7), uint32_t(random())};
+            f.to = {uint32_t(random() % 300), uint32_t(random() % 7), uint32_t(random() % 70000)};
+            f.id = random();
+            f.category = StringId(random() % 1000);
+            parts[p].push_back(f);
+        }
+    }
+    FlowTable table;
+    table.assign(std::span<const std::vector<Flow>>(parts));
+    QCOMPARE(table.size(), size_t(160001));
+    size_t k = 0;
+    for (const auto &part : parts) {
+        for (const Flow &e : part) {
+            const Flow f = table[k++];
+            QVERIFY(f.from == e.from && f.to == e.to);
+            QCOMPARE(f.id, e.id);
+            QCOMPARE(f.category, e.category);
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPackedInts)

@@ -418,7 +418,9 @@ TfDataAnalysis computeTfData(const Trace &trace)
         auto names = std::make_shared<std::vector<std::string>>();
         std::map<std::string_view, size_t> index;
         for (const KindInfo &k : kinds) {
-            if (k.cls == EventClass::Iterator && index.try_emplace(k.longName, names->size()).second)
+            if (k.cls != EventClass::Iterator)
+                continue;
+            if (index.try_emplace(k.longName, names->size()).second)
                 names->emplace_back(k.longName);
         }
         for (KindInfo &k : kinds) {

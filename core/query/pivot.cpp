@@ -217,7 +217,8 @@ private:
 
     uint64_t internText(std::string_view text)
     {
-        const auto [it, inserted] = m_text.try_emplace(std::string(text), m_result.textValues.size());
+        const auto [it, inserted] =
+            m_text.try_emplace(std::string(text), m_result.textValues.size());
         if (inserted)
             m_result.textValues.push_back(it->first);
         return it->second;

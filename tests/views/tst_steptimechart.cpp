@@ -66,7 +66,8 @@ void TstStepTimeChart::manyStepsAreBinnedIntoMeans()
     QVERIFY2(text.contains(QStringLiteral("Total: 115.455 ms")), qPrintable(text));
     // The last bar: steps 1001 (odd) and 1002.
     const QString lastText = chart.barText(91);
-    QVERIFY2(lastText.contains(QStringLiteral("Steps 1001 to 1002 (2 steps)")), qPrintable(lastText));
+    QVERIFY2(lastText.contains(QStringLiteral("Steps 1001 to 1002 (2 steps)")),
+             qPrintable(lastText));
     QVERIFY2(lastText.contains(QStringLiteral("Compute: 1001.500 ms")), qPrintable(lastText));
     QVERIFY2(lastText.contains(QStringLiteral("Idle: 0.500 ms")), qPrintable(lastText));
     QVERIFY(chart.barText(92).isEmpty());

@@ -124,7 +124,9 @@ QString StepTimeChart::barText(int bar) const
     for (const Shown &shown : m_shown) {
         const double mean = shown.means[size_t(bar)];
         if (mean > 0)
-            text += QStringLiteral("\n%1: %2 ms").arg(m_categories[shown.category]).arg(mean, 0, 'f', 3);
+            text += QStringLiteral("\n%1: %2 ms")
+                        .arg(m_categories[shown.category])
+                        .arg(mean, 0, 'f', 3);
     }
     return text + tr("\nTotal: %1 ms").arg(m_totals[size_t(bar)], 0, 'f', 3);
 }

@@ -16,6 +16,7 @@
 #include "core/analysis/pytorch/operatorstats.h"
 #include "core/analysis/pytorch/pytorchmemory.h"
 #include "core/analysis/pytorch/pytorchoverview.h"
+#include "core/analysis/pytorch/pytorchsteps.h"
 #include "core/model/timeformat.h"
 
 #include <algorithm>
@@ -42,12 +43,16 @@ void optionalPercent(JsonOut &j, std::string_view key, std::optional<double> per
 }
 
 
-void overviewJson(const PyTorchOverview &o, const std::string &framework)
+void overviewJson(const PyTorchOverview &o, const PyTorchSteps &steps,
+                  const std::string &framework)
 {
     JsonOut j;
     j.beginObject().value("framework", framework)
         .value("device_type", o.deviceType == PyTorchDeviceType::Gpu ? "GPU" : "CPU")
-        .value("step_count", int64_t(o.steps.size()));
+        .value("step_count", int64_t(o.steps.size()))
+        .value("steps_from", stepsSourceName(steps));
+    if (steps.fromNumberedRanges)
+        j.value("step_word", steps.numberedWord);
     j.beginArray("steps");
     for (const StepBreakdown &s : o.steps) {
         j.beginObject().value("step_name", s.name)
@@ -100,12 +105,15 @@ void overviewJson(const PyTorchOverview &o, const std::string &framework)
     std::printf("%s\n", j.text().c_str());
 }
 
-void overviewText(const PyTorchOverview &o, const std::string &framework)
+void overviewText(const PyTorchOverview &o, const PyTorchSteps &steps,
+                  const std::string &framework)
 {
     std::printf("Framework:           %s\n", framework.c_str());
     std::printf("Device type:         %s\n",
                 o.deviceType == PyTorchDeviceType::Gpu ? "GPU" : "CPU");
-    std::printf("Steps:               %zu\n", o.steps.size());
+    std::printf("Steps:               %zu (from %s%s)\n", o.steps.size(), stepsSourceName(steps),
+                steps.fromNumberedRanges ? (": \"" + steps.numberedWord + " N\" ranges").c_str()
+                                         : "");
     std::printf("Average step time:   %.3f ms\n", o.average.total / kPsPerMs);
     if (!o.steps.empty()) {
         std::vector<BreakdownCategory> shown;
@@ -256,9 +264,9 @@ int printPyTorchOverview(AnalysisCache &cache, bool json)
     const auto overview = pytorchOverview(cache);
     const std::string framework = frameworkOf(cache.trace());
     if (json)
-        overviewJson(*overview, framework);
+        overviewJson(*overview, *pytorchSteps(cache), framework);
     else
-        overviewText(*overview, framework);
+        overviewText(*overview, *pytorchSteps(cache), framework);
     return kExitOk;
 }
 

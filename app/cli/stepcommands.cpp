@@ -21,9 +21,12 @@ const char *const kOverviewUsage =
     "      device ops, run environment and diagnostics (XProf's overview page). PyTorch (Kineto)\n"
     "      traces get the PyTorch overview instead: per-step time breakdown (kernel, memcpy,\n"
     "      memset, communication, runtime, dataloader, CPU exec, other), GPU summary per device\n"
-    "      and recommendations; serving traces without ProfilerStep#N take the engine's\n"
-    "      iterations as steps (\"iterations\", \"iteration_latency_ms\" p50/p90/p99 per kind).\n"
-    "      The JSON says which framework wrote the profile (\"framework\").";
+    "      and recommendations. Without ProfilerStep#N, numbered step ranges (NVTX or\n"
+    "      record_function \"iteration10\", \"step 12\", ...) are the steps, else a serving\n"
+    "      engine's iterations (\"iterations\", \"iteration_latency_ms\" p50/p90/p99 per kind).\n"
+    "      The JSON says which framework wrote the profile (\"framework\") and which rule found\n"
+    "      the steps (\"steps_from\": profiler_step, numbered_ranges, serving_iterations,\n"
+    "      cpu_operators, runtime_calls or none).";
 const char *const kInputPipelineUsage =
     "  input-pipeline FILE|DIR [--run NAME] [--json] [--no-cache]\n"
     "      Input-bound analysis: per-step times with the input share, step-time statistics,\n"

@@ -81,9 +81,13 @@ void compareStepsOf(const Side &a, const Side &b, PyTorchComparison &out)
                          ? 100.0 * (s.averageMsB - s.averageMsA) / s.averageMsA
                          : std::numeric_limits<double>::quiet_NaN();
 
-    // Pairs: by step number when both count ProfilerSteps, else in order.
+    // Pairs: by step number when both count ProfilerSteps (or number their step ranges with
+    // one word), else in order.
     std::vector<std::pair<size_t, size_t>> pairs;
-    out.stepsPairedByNumber = a.steps->fromMarkers && b.steps->fromMarkers;
+    out.stepsPairedByNumber =
+        (a.steps->fromMarkers && b.steps->fromMarkers)
+        || (a.steps->fromNumberedRanges && b.steps->fromNumberedRanges
+            && a.steps->numberedWord == b.steps->numberedWord);
     if (out.stepsPairedByNumber) {
         std::unordered_map<std::string, size_t> inB;
         for (size_t j = 0; j < b.steps->steps.size(); ++j)

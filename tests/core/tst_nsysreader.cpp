@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <map>
@@ -508,6 +509,144 @@ private slots:
         QVERIFY(busy > 0);
         QVERIFY(qAbs(step.value("kernel_ms").toDouble() - double(busy) / 1e6) < 1e-6);
         QCOMPARE(o.value("device_type").toString(), QStringLiteral("GPU"));
+    }
+
+    // A training loop that numbers its NVTX ranges ("iteration10" ...), written here into a
+    // copy of the CloverLeaf export over thirds of its runtime calls: the overview's steps are
+    // those ranges. Each step is derived here from the raw tables by the plugin's rule: a
+    // runtime call lying inside a range brings its GPU work (by correlation id); the step is
+    // [max(previous step's end, range start), max(range end, that work's end)], and the last is
+    // dropped when it launched less than 0.8x the one before.
+    void numberedNvtxRangesAreSteps()
+    {
+        const QString source =
+            testsupport::nsysFixtureDir() + "pipit__perlmutter-cloverleaf-cuda.sqlite";
+        TRACEDESK_REQUIRE_FIXTURE(source);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("iterations.sqlite");
+        QVERIFY(QFile::copy(source, path));
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner));
+        struct Range
+        {
+            int64_t start, end;
+        };
+        std::vector<Range> ranges;
+        {
+            sqlite3 *db = nullptr;
+            QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+            auto scalar = [&](const char *sql) {
+                sqlite3_stmt *s = nullptr;
+                int64_t v = -1;
+                if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) == SQLITE_OK
+                    && sqlite3_step(s) == SQLITE_ROW)
+                    v = sqlite3_column_int64(s, 0);
+                sqlite3_finalize(s);
+                return v;
+            };
+            const int64_t tid = scalar("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME GROUP "
+                                       "BY globalTid ORDER BY count(*) DESC LIMIT 1");
+            // The span of the calls that launched kernels.
+            const int64_t first = scalar("SELECT min(r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                                         "JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId "
+                                         "= r.correlationId") - 1;
+            const int64_t last = scalar("SELECT max(r.\"end\") FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                        "r JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId "
+                                        "= r.correlationId");
+            QVERIFY(tid > 0 && last > first);
+            QVERIFY(sqlite3_exec(db, "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, \"end\" "
+                                     "INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid "
+                                     "INTEGER, domainId INTEGER, textId INTEGER)",
+                                 nullptr, nullptr, nullptr)
+                    == SQLITE_OK);
+            for (int k = 0; k < 3; ++k) {
+                const int64_t s = first + (last - first) * k / 3;
+                const int64_t e = k == 2 ? last : first + (last - first) * (k + 1) / 3;
+                ranges.push_back({s, e});
+                const std::string insert =
+                    "INSERT INTO NVTX_EVENTS VALUES (" + std::to_string(s) + ", "
+                    + std::to_string(e) + ", 59, 'iteration" + std::to_string(10 + k) + "', "
+                    + std::to_string(tid) + ", 0, NULL)";
+                QVERIFY(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+            }
+            sqlite3_close(db);
+        }
+
+        // The rule, on the raw rows: every GPU activity with the runtime call that launched it.
+        RawDb db(path.toStdString());
+        struct Launched
+        {
+            int64_t callStart, callEnd, start, end;
+        };
+        std::vector<Launched> work;
+        {
+            sqlite3_stmt *s = nullptr;
+            QCOMPARE(sqlite3_prepare_v2(
+                         db.handle(),
+                         "SELECT r.start, r.\"end\", a.start, a.\"end\" FROM "
+                         "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN (SELECT correlationId, start, "
+                         "\"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT "
+                         "correlationId, start, \"end\" FROM CUPTI_ACTIVITY_KIND_MEMCPY) a ON "
+                         "a.correlationId = r.correlationId",
+                         -1, &s, nullptr),
+                     SQLITE_OK);
+            while (sqlite3_step(s) == SQLITE_ROW)
+                work.push_back({sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                                sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3)});
+            sqlite3_finalize(s);
+        }
+        QVERIFY(!work.empty());
+        std::vector<int64_t> matched(3, 0), deviceStart(3, 0), deviceEnd(3, 0);
+        std::vector<bool> used(work.size(), false);
+        for (size_t k = 0; k < 3; ++k) {
+            for (size_t w = 0; w < work.size(); ++w) {
+                if (work[w].callStart < ranges[k].start || work[w].callEnd > ranges[k].end)
+                    continue;
+                deviceStart[k] = matched[k] ? std::min(deviceStart[k], work[w].start)
+                                            : work[w].start;
+                deviceEnd[k] = matched[k] ? std::max(deviceEnd[k], work[w].end) : work[w].end;
+                ++matched[k];
+                used[w] = true;
+            }
+        }
+        QVERIFY(matched[0] > 0);
+        int64_t prev = ranges[0].start;
+        for (size_t w = 0; w < work.size(); ++w) {
+            if (!used[w] && work[w].end < deviceStart[0])
+                prev = std::max(prev, work[w].end);
+        }
+        std::vector<std::pair<int64_t, int64_t>> expected;
+        for (size_t k = 0; k < 3; ++k) {
+            const int64_t start = std::max(prev, ranges[k].start);
+            const int64_t end = matched[k] ? std::max(ranges[k].end, deviceEnd[k])
+                                           : std::max(ranges[k].end, start);
+            expected.push_back({start, end});
+            prev = end;
+        }
+        size_t keep = 3;
+        while (keep > 1 && matched[keep - 1] == 0)
+            --keep;
+        if (keep > 1 && 0.8 * double(matched[keep - 2]) > double(matched[keep - 1]))
+            --keep;
+        QVERIFY(keep >= 2);
+
+        const auto run = clitest::runCli({"overview", "--json", "--no-cache", path});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value("steps_from").toString(), QStringLiteral("numbered_ranges"));
+        QCOMPARE(o.value("step_word").toString(), QStringLiteral("iteration"));
+        const QJsonArray steps = o.value("steps").toArray();
+        QCOMPARE(steps.size(), qsizetype(keep));
+        for (size_t k = 0; k < keep; ++k) {
+            const QJsonObject step = steps.at(qsizetype(k)).toObject();
+            QCOMPARE(step.value("step_name").toString(), QString::number(10 + k));
+            const double ms = double(expected[k].second - expected[k].first) / 1e6;
+            QVERIFY2(qAbs(step.value("step_time_ms").toDouble() - ms) < 1e-6,
+                     qPrintable(QString("step %1: %2 ms, expected %3 ms")
+                                    .arg(k)
+                                    .arg(step.value("step_time_ms").toDouble())
+                                    .arg(ms)));
+        }
     }
 
     // The export without a kernel table is still a GPU capture (it lists its GPU): the GPU

@@ -6,6 +6,7 @@
 
 #include "core/analysis/kernels/kernelclass.h"
 #include "core/analysis/pytorch/kernelview.h"
+#include "core/analysis/pytorch/numberedsteps.h"
 #include "core/analysis/pytorch/pytorchoverview.h"
 #include "core/analysis/pytorch/servingiterations.h"
 #include "core/io/chromejsonreader.h"
@@ -235,6 +236,71 @@ private slots:
         QVERIFY(!parseIterationName("ProfilerStep#3"));
         QVERIFY(!parseIterationName("step[DECODE bs=16"));
         QVERIFY(!parseIterationName("execute_model"));
+    }
+
+    void numberedStepNames()
+    {
+        const std::pair<const char *, std::pair<const char *, int64_t>> good[] = {
+            {"iteration10", {"iteration", 10}},     {"Iteration 3", {"iteration", 3}},
+            {"step 12", {"step", 12}},              {"STEP_7", {"step", 7}},
+            {"train_step_3", {"train_step", 3}},    {"training step 40", {"training step", 40}},
+            {"Batch 0", {"batch", 0}},              {"iter 12/100", {"iter", 12}},
+            {"iter 12 / 100", {"iter", 12}},        {"step 5 of 9", {"step", 5}},
+            {"global_step=100", {"global_step", 100}}, {"  step#8 ", {"step", 8}},
+        };
+        for (const auto &[name, expected] : good) {
+            const auto n = parseNumberedStepName(name);
+            QVERIFY2(n, name);
+            QCOMPARE(n->word, std::string(expected.first));
+            QCOMPARE(n->number, expected.second);
+        }
+        for (const char *name : {"step[DECODE bs=16]", "ProfilerStep#3", "iteration_time",
+                                 "steps 5", "iterator 3", "train 3", "batch_size 32", "step",
+                                 "step 5x", "step 5/", "forward 3", "step 1234567890123456789"})
+            QVERIFY2(!parseNumberedStepName(name), name);
+    }
+
+    // Without ProfilerStep#N, the numbered top-level ranges are the steps (the nested
+    // "iteration" repeat and the differently named range are not), named by their numbers and
+    // adjusted as markers are: iteration 8's kernel runs past its range, so its step ends with
+    // the kernel and iteration 9 starts there. Times in us:
+    //   iteration7 [0, 100)   launch at 10, kernel [20, 60)
+    //   iteration8 [200, 300) launch at 210, kernel [220, 350)  -> step [200, 350)
+    //   iteration9 [400, 500) launch at 410, kernel [420, 470)  -> step [400, 500)
+    // A fourth range without GPU work is trimmed away; "forward 3" is no step word.
+    void numberedRangesAreSteps()
+    {
+        std::string e;
+        int corr = 1;
+        const double kernelEnd[] = {60, 350, 470};
+        for (int i = 0; i < 3; ++i) {
+            const double t = i * 200.0;
+            e += x("user_annotation", "iteration" + std::to_string(7 + i), 1, 1, t, 100);
+            e += x("user_annotation", "iteration99", 1, 1, t + 50, 10);  // nested, not a step
+            e += launch("cudaLaunchKernel", t + 10, 2, corr);
+            e += kernel("k", t + 20, kernelEnd[i] - (t + 20), corr++);
+        }
+        e += x("user_annotation", "iteration10", 1, 1, 600, 100);
+        e += x("user_annotation", "forward 3", 1, 1, 800, 100);
+        const TracePtr trace = loadJson(e);
+        QVERIFY(trace);
+        AnalysisCache cache(trace);
+        const auto steps = pytorchSteps(cache);
+        QVERIFY(steps->fromNumberedRanges);
+        QVERIFY(!steps->fromMarkers && !steps->fromIterations);
+        QCOMPARE(steps->numberedWord, std::string("iteration"));
+        QCOMPARE(std::string(stepsSourceName(*steps)), std::string("numbered_ranges"));
+        QCOMPARE(steps->trimmedSteps, uint32_t(1));
+        QCOMPARE(steps->steps.size(), size_t(3));
+        const TimePs expected[3][2] = {{0, 100}, {200, 350}, {400, 500}};
+        for (size_t i = 0; i < 3; ++i) {
+            QCOMPARE(steps->steps[i].name, std::to_string(7 + i));
+            QCOMPARE(steps->steps[i].iterationLabel, "iteration" + std::to_string(7 + i));
+            QCOMPARE(steps->steps[i].start - trace->begin, expected[i][0] * kUs);
+            QCOMPARE(steps->steps[i].end - trace->begin, expected[i][1] * kUs);
+        }
+        // Serving iterations are not reported for a training loop's steps.
+        QVERIFY(pytorchOverview(cache)->iterations.empty());
     }
 
     // Ten decode iterations of 1..10 ms and two prefills of 20 and 30 ms, SGLang-named, each

@@ -85,7 +85,7 @@ void summarizeIndexed(const Trace &trace, const KinetoIndex &index, RankSummary 
             step.start = ps.start;
             step.end = ps.end;
             step.marker = ps.marker;
-            step.hasMarker = steps.fromMarkers;
+            step.hasMarker = steps.fromMarkers || steps.fromNumberedRanges;
             out.steps.push_back(std::move(step));
         }
     } else {

@@ -1,6 +1,7 @@
 #include "core/analysis/gputime/stepwindows.h"
 
 #include "core/analysis/framework.h"
+#include "core/analysis/pytorch/pytorchsteps.h"
 #include "core/analysis/steps.h"
 
 #include <algorithm>
@@ -25,11 +26,25 @@ std::vector<TimeWindow> xprofStepWindows(AnalysisCache &cache)
     return out;
 }
 
+// Numbered step ranges (pytorch/numberedsteps.h), each its host span under its own name.
+std::vector<TimeWindow> numberedRangeWindows(AnalysisCache &cache)
+{
+    std::vector<TimeWindow> out;
+    const auto steps = pytorch::pytorchSteps(cache);
+    if (!steps->fromNumberedRanges)
+        return out;
+    for (const pytorch::PyTorchStep &s : steps->steps)
+        out.push_back({s.hostStart, s.hostEnd, s.iterationLabel});
+    return out;
+}
+
 } // namespace
 
 std::vector<TimeWindow> stepWindows(AnalysisCache &cache, const pytorch::KinetoIndex &index)
 {
     std::vector<TimeWindow> steps = profilerStepWindows(cache.trace(), index);
+    if (steps.empty())
+        steps = numberedRangeWindows(cache);
     return steps.empty() ? xprofStepWindows(cache) : steps;
 }
 
@@ -38,6 +53,12 @@ std::optional<TimeWindow> stepWindow(AnalysisCache &cache, const pytorch::Kineto
 {
     if (auto window = profilerStepWindow(cache.trace(), index, step))
         return window;
+    if (const auto steps = pytorch::pytorchSteps(cache); steps->fromNumberedRanges) {
+        for (const pytorch::PyTorchStep &s : steps->steps) {
+            if (s.name == std::to_string(step))
+                return TimeWindow{s.hostStart, s.hostEnd, s.iterationLabel};
+        }
+    }
     const std::string wanted = "Step " + std::to_string(step);
     for (const TimeWindow &w : xprofStepWindows(cache)) {
         if (w.name == wanted)

@@ -1,5 +1,7 @@
 #include "core/analysis/pytorch/pytorchsteps.h"
 
+#include "core/analysis/pytorch/numberedsteps.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -69,6 +71,72 @@ std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &ind
     step.hostStart = step.start = lo;
     step.hostEnd = step.end = hi;
     return {step};
+}
+
+// Numbered step ranges (numberedsteps.h) as steps, named by their numbers, in start order:
+// the top-level user annotations on host threads whose names are one step word and a number,
+// at least two of them; of several words, the one with the most time. Nested repeats of the
+// word (a range inside the previous one) are not steps of their own.
+std::vector<PyTorchStep> numberedSteps(const Trace &trace, const KinetoIndex &index,
+                                       std::string *word)
+{
+    struct Found
+    {
+        const KinetoNode *node;
+        int64_t number;
+    };
+    std::unordered_map<std::string, std::vector<Found>> byWord;
+    for (const KinetoThread &thread : index.threads) {
+        std::vector<TimePs> openEnds; // operators and annotations still open
+        for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
+            const KinetoNode &node = index.nodes[n];
+            if (node.role == SliceRole::PythonFunction || !onHostPlane(trace, node))
+                continue;
+            while (!openEnds.empty() && openEnds.back() <= node.start)
+                openEnds.pop_back();
+            const bool top = openEnds.empty();
+            openEnds.push_back(node.end);
+            if (!top || node.role != SliceRole::UserAnnotation)
+                continue;
+            if (auto parsed = parseNumberedStepName(trace.name(node.ref)))
+                byWord[parsed->word].push_back({&node, parsed->number});
+        }
+    }
+    const std::vector<Found> *best = nullptr;
+    TimePs bestTime = 0;
+    for (const auto &[w, found] : byWord) {
+        if (found.size() < 2)
+            continue;
+        TimePs t = 0;
+        for (const Found &f : found)
+            t += f.node->end - f.node->start;
+        if (!best || t > bestTime || (t == bestTime && w < *word)) {
+            best = &found;
+            bestTime = t;
+            *word = w;
+        }
+    }
+    if (!best)
+        return {};
+    std::vector<Found> chosen = *best;
+    std::stable_sort(chosen.begin(), chosen.end(), [](const Found &a, const Found &b) {
+        return std::tuple(a.node->start, -a.node->end) < std::tuple(b.node->start, -b.node->end);
+    });
+    std::vector<PyTorchStep> steps;
+    TimePs coveredUntil = std::numeric_limits<TimePs>::min();
+    for (const Found &f : chosen) {
+        if (f.node->end <= coveredUntil)
+            continue;
+        coveredUntil = f.node->end;
+        PyTorchStep step;
+        step.name = std::to_string(f.number);
+        step.hostStart = step.start = f.node->start;
+        step.hostEnd = step.end = f.node->end;
+        step.marker = f.node->ref;
+        step.iterationLabel = std::string(trace.name(f.node->ref));
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 // Serving-engine iterations (servingiterations.h) as steps, in start order: a listed engine's
@@ -188,12 +256,29 @@ void matchDeviceWork(const KinetoIndex &index, std::vector<PyTorchStep> &steps,
 
 } // namespace
 
+const char *stepsSourceName(const PyTorchSteps &steps)
+{
+    if (steps.steps.empty())
+        return "none";
+    if (steps.fromMarkers)
+        return "profiler_step";
+    if (steps.fromNumberedRanges)
+        return "numbered_ranges";
+    if (steps.fromIterations)
+        return "serving_iterations";
+    return steps.fromRuntimeCalls ? "runtime_calls" : "cpu_operators";
+}
+
 PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index)
 {
     PyTorchSteps result;
     std::vector<PyTorchStep> steps = hostSteps(trace, index);
     result.hostStepCount = uint32_t(steps.size());
     result.fromMarkers = !steps.empty();
+    if (steps.empty()) {
+        steps = numberedSteps(trace, index, &result.numberedWord);
+        result.fromNumberedRanges = !steps.empty();
+    }
     if (steps.empty()) {
         steps = iterationSteps(trace, index, &result.iterationEngine);
         result.fromIterations = !steps.empty();

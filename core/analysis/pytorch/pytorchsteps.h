@@ -5,7 +5,10 @@
 //
 // Host steps are the `ProfilerStep#N` slices with role CpuOp or UserAnnotation on host planes;
 // the device-side copies (GpuAnnotation on a stream) are deliberately not steps, they would
-// duplicate every step in new traces. Without any step marker, a serving engine's iterations
+// duplicate every step in new traces. Without any step marker, numbered step ranges
+// (numberedsteps.h: `iteration10`, `step 12` NVTX ranges and the like, an extension for
+// captures made without the PyTorch profiler) are the steps, named by their numbers and
+// trimmed like markers. Without those, a serving engine's iterations
 // (servingiterations.h) are the steps, named "0", "1", ... in start order with their kind,
 // batch size and tokens, and are never tail-trimmed (iterations differ in size by design).
 // Without those either, one step "0" spans the CPU ops; a trace with GPU work but no CPU
@@ -48,7 +51,7 @@ struct PyTorchStep
     SliceRef marker;                // the ProfilerStep#N or iteration annotation slice (unset
                                     // for the fallback step)
     IterationName iteration;        // for a serving iteration: kind, batch size, tokens
-    std::string iterationLabel;     // ... and its annotation's name
+    std::string iterationLabel;     // its annotation's name (an iteration, a numbered range)
 
     TimePs hostDuration() const { return hostEnd - hostStart; } // the annotation's own length
     TimePs duration() const { return end - start; }
@@ -58,6 +61,8 @@ struct PyTorchSteps
 {
     std::vector<PyTorchStep> steps; // the kept steps
     bool fromMarkers = false;       // from ProfilerStep#N markers
+    bool fromNumberedRanges = false; // from numbered step ranges (no ProfilerStep#N)
+    std::string numberedWord;        // their step word, e.g. "iteration"
     bool fromIterations = false;    // from serving-engine iterations (no ProfilerStep#N)
     bool fromRuntimeCalls = false;  // the fallback step spans runtime calls (no CPU operators)
     IterationEngine iterationEngine = IterationEngine::Repeated; // when fromIterations
@@ -70,6 +75,10 @@ struct PyTorchSteps
     TimePs allStart() const { return steps.empty() ? 0 : steps.front().start; }
     TimePs allEnd() const { return steps.empty() ? 0 : steps.back().end; }
 };
+
+// Which rule found the steps: "profiler_step", "numbered_ranges", "serving_iterations",
+// "runtime_calls" (one step over them), "cpu_operators" (one step over them) or "none".
+const char *stepsSourceName(const PyTorchSteps &steps);
 
 PyTorchSteps computePyTorchSteps(const Trace &trace, const KinetoIndex &index);
 PyTorchSteps computePyTorchSteps(const Trace &trace);

@@ -172,6 +172,15 @@ void PyTorchOverviewView::show(const Result &result)
     if (steps.fromMarkers && steps.trimmedSteps > 0)
         status += tr(" (%1 ProfilerStep markers; the last %n had too little GPU work and are left "
                      "out)", nullptr, int(steps.trimmedSteps)).arg(steps.hostStepCount);
+    else if (steps.fromNumberedRanges)
+        status += (steps.trimmedSteps > 0
+                       ? tr(" (no ProfilerStep markers: each step is one of the numbered \"%1 N\" "
+                            "ranges; the last %2 had too little GPU work and are left out)")
+                             .arg(QString::fromStdString(steps.numberedWord))
+                             .arg(steps.trimmedSteps)
+                       : tr(" (no ProfilerStep markers: each step is one of the numbered \"%1 N\" "
+                            "ranges)")
+                             .arg(QString::fromStdString(steps.numberedWord)));
     else if (steps.fromIterations)
         status += tr(" (no ProfilerStep markers: each step is one serving-engine iteration, "
                      "from its %1 annotations)")

@@ -127,9 +127,10 @@ QString loadProgressText(const QString &path, double fraction)
 }
 const char kOpenFilter[] = QT_TRANSLATE_NOOP(
     "tracedesk::app::MainWindow",
-    "Profiles (*.xplane.pb *.json *.json.gz *.json.zst *.sqlite *.nsys-rep *.csv *.db);;"
+    "Profiles (*.xplane.pb *.json *.json.gz *.json.zst *.sqlite *.nsys-rep *.csv *.db *.rpd);;"
     "Nsight Systems exports (*.sqlite);;"
-    "rocprofv3 results (*_results.json *_results.json.gz *_results.db *.csv);;All files (*)");
+    "rocprofv3 results (*_results.json *_results.json.gz *_results.db *.csv);;"
+    "rocmProfileData traces (*.rpd);;All files (*)");
 
 // The first local file or folder among the dragged URLs, or an empty string.
 QString firstLocalPath(const QMimeData *mime)

@@ -145,6 +145,52 @@ INSERT INTO rocpd_info_pmc_r1 VALUES (1, 2, 'SQ_WAVES');
 INSERT INTO rocpd_pmc_event_r1 VALUES (1, 2, 1, 4.0), (2, 2, 1, 6.0);
 )sql";
 
+// An RPD database (rocmProfileData), written with the tables of its published schema: two
+// kernels on GPU 0 launched by hipLaunchKernel (one with its launch configuration), a host to
+// device copy of 4096 bytes by hipMemcpyAsync, a barrier packet, a roctx range and a mark on
+// the launching thread, and a kernel on GPU 1 no call of the file launched.
+const char *kRpdSchema = R"sql(
+CREATE TABLE rocpd_string (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, string varchar(4096)
+    NOT NULL);
+CREATE TABLE rocpd_op (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, gpuId integer NOT NULL,
+    queueId integer NOT NULL, sequenceId integer NOT NULL, completionSignal varchar(18) NOT NULL,
+    start integer NOT NULL, "end" integer NOT NULL, description_id integer NOT NULL,
+    opType_id integer NOT NULL);
+CREATE TABLE rocpd_api (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, pid integer NOT NULL,
+    tid integer NOT NULL, start integer NOT NULL, "end" integer NOT NULL,
+    apiName_id integer NOT NULL, args_id integer NOT NULL);
+CREATE TABLE rocpd_api_ops (id integer NOT NULL PRIMARY KEY AUTOINCREMENT,
+    api_id integer NOT NULL, op_id integer NOT NULL);
+CREATE TABLE rocpd_kernelapi (api_ptr_id integer NOT NULL PRIMARY KEY, stream varchar(18),
+    gridX integer, gridY integer, gridZ integer, workgroupX integer, workgroupY integer,
+    workgroupZ integer, groupSegmentSize integer, privateSegmentSize integer,
+    kernelName_id integer);
+CREATE TABLE rocpd_copyapi (api_ptr_id integer NOT NULL PRIMARY KEY, stream varchar(18),
+    size integer, width integer, height integer, kind integer, dst varchar(18), src varchar(18),
+    dstDevice integer, srcDevice integer, sync bool, pinned bool);
+CREATE TABLE rocpd_metadata (id integer NOT NULL PRIMARY KEY AUTOINCREMENT, tag varchar(4096),
+    value varchar(4096));
+INSERT INTO rocpd_string VALUES (1, ''), (2, 'hipLaunchKernel'), (3, 'hipMemcpyAsync'),
+    (4, 'UserMarker'), (5, 'iteration 1'), (6, 'KernelExecution'), (7, 'CopyHostToDevice'),
+    (8, 'BarrierAnd'), (9, 'gemm_kernel'), (10, 'add_kernel'), (11, 'sync point'),
+    (12, 'stream=0 kernel=gemm_kernel');
+INSERT INTO rocpd_api VALUES
+    (1, 77, 78, 1000000, 1900000, 4, 5),
+    (2, 77, 78, 1010000, 1015000, 2, 12),
+    (3, 77, 78, 1020000, 1025000, 2, 1),
+    (4, 77, 78, 1030000, 1040000, 3, 1),
+    (5, 77, 78, 1950000, 1950000, 4, 11);
+INSERT INTO rocpd_op VALUES
+    (1, 0, 0, 1, '0x0', 1100000, 1400000, 9, 6),
+    (2, 0, 0, 2, '0x0', 1400000, 1450000, 10, 6),
+    (3, 0, 1, 1, '0x0', 1500000, 1520000, 1, 7),
+    (4, 0, 0, 3, '0x0', 1460000, 1461000, 1, 8),
+    (5, 1, 0, 1, '0x0', 1200000, 1300000, 10, 6);
+INSERT INTO rocpd_api_ops VALUES (1, 2, 1), (2, 3, 2), (3, 4, 3);
+INSERT INTO rocpd_kernelapi VALUES (2, '0x0', 4096, 1, 1, 256, 1, 1, 1024, 0, 9);
+INSERT INTO rocpd_copyapi VALUES (4, '0x0', 4096, 0, 0, 1, '0xd', '0xh', 0, -1, 0, 1);
+)sql";
+
 int64_t sqlScalar(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *s = nullptr;
@@ -555,6 +601,86 @@ private slots:
         auto refused = readRocpd(other);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.message().rfind(other + ": ", 0) == 0, refused.message().c_str());
+    }
+
+    // An RPD database opens as one: each counted from the file with SQL (kernels per GPU and
+    // name with their time, the copy and its bytes, the HIP calls and their launch flows, the
+    // roctx range and mark); the barrier packet is left out with a warning.
+    void rpdDatabase()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("trace.rpd").toStdString();
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        char *error = nullptr;
+        QVERIFY2(sqlite3_exec(db, kRpdSchema, nullptr, nullptr, &error) == SQLITE_OK, error);
+        QCOMPARE(detectFormat(path).value(), SourceFormat::Rocpd);
+        auto loaded = loadTrace(path, nullptr, noCache());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        const Trace &t = *loaded.value();
+        QCOMPARE(t.info.format, std::string("rpd"));
+        QCOMPARE(t.info.warningCount, uint64_t(1));
+        QVERIFY2(t.info.warnings.front().find("1 barrier and marker packets")
+                     != std::string::npos,
+                 t.info.warnings.front().c_str());
+
+        const char *kernels = "FROM rocpd_op o JOIN rocpd_string t ON t.id = o.opType_id "
+                              "JOIN rocpd_string d ON d.id = o.description_id WHERE t.string = "
+                              "'KernelExecution'";
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Kernel)),
+                 sqlScalar(db, (std::string("SELECT count(*) ") + kernels).c_str()));
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Memcpy)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_op o JOIN rocpd_string t ON t.id = "
+                               "o.opType_id WHERE t.string LIKE 'Copy%'"));
+        const KernelTotals k = storeKernels(t);
+        for (const char *name : {"gemm_kernel", "add_kernel"}) {
+            const std::string sql = std::string("SELECT sum(o.\"end\" - o.start) ") + kernels
+                                    + " AND d.string = '" + name + "'";
+            QCOMPARE(k.nsByName.at(name), sqlScalar(db, sql.c_str()));
+        }
+        for (int64_t gpu : {0, 1}) {
+            const std::string sql = std::string("SELECT sum(o.\"end\" - o.start) ") + kernels
+                                    + " AND o.gpuId = " + std::to_string(gpu);
+            QCOMPARE(k.nsByDevice.at(gpu), sqlScalar(db, sql.c_str()));
+        }
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::Runtime)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_api a JOIN rocpd_string n ON n.id = "
+                               "a.apiName_id WHERE n.string LIKE 'hip%'"));
+        QCOMPARE(int64_t(slicesWithRole(t, SliceRole::UserAnnotation)),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_api a JOIN rocpd_string n ON n.id = "
+                               "a.apiName_id WHERE n.string = 'UserMarker'"));
+        // A launch flow per call-to-work link, and none for the kernel no call launched.
+        QCOMPARE(int64_t(t.flows.size()),
+                 sqlScalar(db, "SELECT count(*) FROM rocpd_api_ops l JOIN rocpd_op o ON o.id = "
+                               "l.op_id JOIN rocpd_string t ON t.id = o.opType_id WHERE "
+                               "t.string NOT LIKE 'Barrier%'"));
+        for (const Flow f : t.flows) {
+            QCOMPARE(t.kind(f.from).role, SliceRole::Runtime);
+            QVERIFY(t.kind(f.to).role == SliceRole::Kernel || t.kind(f.to).role == SliceRole::Memcpy);
+        }
+        // The range is named by its message; the gemm kernel keeps its launch configuration
+        // and the copy its size.
+        bool range = false, gemm = false, copy = false;
+        for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+            const Track &track = t.tracks[ti];
+            for (uint32_t r = 0; r < track.rows.size(); ++r) {
+                for (uint32_t i = 0; i < track.rows[r].size(); ++i) {
+                    const SliceRef s{ti, r, i};
+                    const std::string_view name = t.name(s);
+                    range = range || (name == "iteration 1" && t.duration(s) == 900000 * 1000);
+                    if (name == "gemm_kernel")
+                        gemm = t.side(s, SideColumn::Grid) == packDim3(4096, 1, 1)
+                               && t.side(s, SideColumn::Block) == packDim3(256, 1, 1)
+                               && t.side(s, SideColumn::SharedMemory) == 1024;
+                    if (t.kind(s).role == SliceRole::Memcpy)
+                        copy = t.side(s, SideColumn::Bytes) == 4096;
+                }
+            }
+        }
+        QVERIFY(range);
+        QVERIFY(gemm);
+        QVERIFY(copy);
+        sqlite3_close(db);
     }
 
     // What cannot be read is an error naming the file; what can be mended, a warning.

@@ -1,6 +1,7 @@
-// Fuzzes the rocpd database reader from bytes in memory: SQLite opens the image read-only (its
-// own page checks meet the corruption), then the run-suffix and column probing and every
-// table's joins meet whatever rows survive. Whatever loads is walked
+// Fuzzes the rocpd database reader (rocprofv3's rocpd, and rocmProfileData's RPD) from bytes in
+// memory: SQLite opens the image read-only (its own page checks meet the corruption), then the
+// run-suffix and column probing and every table's joins meet whatever rows survive. Whatever
+// loads is walked
 // once so the store's invariants (rows inside their track, flows between valid slices, args
 // readable) are exercised too.
 

@@ -9,6 +9,7 @@
 #include "core/io/nsys/nsysdatabase.h"
 #include "core/io/rocprof/rocprofimporter.h"
 #include "core/io/rocprof/rocprofreader.h"
+#include "core/io/rocprof/rpdtables.h"
 
 #include "core/base/loadcontrol.h"
 
@@ -360,12 +361,20 @@ Result<std::shared_ptr<Trace>> importRocpd(Result<NsysDatabase> opened, uint64_t
                                     "rocpd_string table)");
     control->addTotal(bytes);
     TraceBuilder builder;
-    RocpdReader reader(db, builder, *control);
-    if (auto done = reader.read(); !done)
-        return done.error();
+    const bool rpd = isRpdDatabase(db);
+    if (rpd) {
+        RocprofImporter importer(builder);
+        if (auto done = readRpdTables(db, importer, *control, builder.info()); !done)
+            return done.error();
+        importer.finish(db.name());
+    } else {
+        RocpdReader reader(db, builder, *control);
+        if (auto done = reader.read(); !done)
+            return done.error();
+    }
     control->addDone(bytes);
     LoadInfo &info = builder.info();
-    info.format = "rocpd";
+    info.format = rpd ? "rpd" : "rocpd";
     info.sources = {db.name()};
     info.sourceBytes = bytes;
     std::shared_ptr<Trace> trace = builder.build(control);

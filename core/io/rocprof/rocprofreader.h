@@ -6,7 +6,8 @@
 // - the CSV set (`--output-format csv`: `<prefix>_kernel_trace.csv`, `_hip_api_trace.csv`,
 //   `_memory_copy_trace.csv`, `_marker_api_trace.csv`, `_counter_collection.csv`, ...), every file
 //   of a set, or of several sets (the processes of one job), as one profile: "rocprof-csv".
-// - the rocpd SQLite database (ROCm 7's default): "rocpd".
+// - the rocpd SQLite database (ROCm 7's default): "rocpd";
+// - the RPD SQLite database of rocmProfileData (rpd_tracer; rpdtables.h): "rpd".
 // Each decodes records (rocprofrecords.h) that RocprofImporter maps into the store's model.
 //
 // Errors name the file and the problem: not JSON, truncated, no rocprofiler-sdk-tool array; a
@@ -43,14 +44,15 @@ Result<std::shared_ptr<Trace>> readRocprofCsvBytes(const std::string &name, cons
                                                    const LoadOptions &options = {});
 
 // The rocpd SQLite database (rocprofv3's default output from ROCm 7, rocpd schema 3.0.1 on):
-// "rocpd". Every run it holds (a table set per run) is read into one profile.
+// "rocpd". Every run it holds (a table set per run) is read into one profile. An RPD database
+// (rocmProfileData's unsuffixed rocpd_op / rocpd_api tables) is read by the same call: "rpd".
 Result<std::shared_ptr<Trace>> readRocpd(const std::string &path, LoadControl *control = nullptr,
                                          const LoadOptions &options = {});
 // The same from bytes in memory (the fuzz target).
 Result<std::shared_ptr<Trace>> readRocpdBytes(const std::string &name, const void *data,
                                               size_t size, LoadControl *control = nullptr,
                                               const LoadOptions &options = {});
-// Whether an SQLite file is a rocpd database (it has a rocpd_string table).
+// Whether an SQLite file is a rocpd or RPD database (it has a rocpd_string table).
 bool isRocpdDatabase(const std::string &path);
 
 // Whether a document's first bytes are a rocprofv3 results document's.

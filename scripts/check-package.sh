@@ -58,6 +58,7 @@ expect_type host1.xplane.pb application/x-xplane-pb
 expect_type worker.pt.trace.json application/x-chrome-trace
 expect_type step.trace.json.gz application/x-chrome-trace-gzip
 expect_type run.pt.trace.json.gz application/x-chrome-trace-gzip
+expect_type rank0.rpd application/x-rpd
 # File::MimeInfo (what xdg-mime runs here) tries plain `*.ext` globs before any other suffix,
 # so rocprofv3's `*_results.json` and `*_kernel_trace.csv` read as JSON and CSV to it; desktops
 # that use shared-mime-info's own matching take the longest glob, from the compiled glob list.

@@ -7,6 +7,10 @@
 #include "core/analysis/steps.h"
 
 #include <algorithm>
+#include <charconv>
+#include <map>
+#include <string>
+#include <utility>
 
 namespace tracedesk::core::analysis {
 
@@ -96,11 +100,41 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
             self += m.isIdle() ? 0 : m.selfTimePs;
         setRates(out.points.back(), flops, bytes, self, ridge, true);
     }
+    // With estimates, an op's cost per occurrence, by (program, op name): a step's cost is its
+    // occurrences' (the estimate of an op does not depend on when it runs).
+    std::map<std::pair<uint64_t, std::string>, std::pair<double, double>> perOccurrence;
+    if (estimated) {
+        for (const HloStatsRow &r : table.rows) {
+            if (r.occurrences <= 0)
+                continue;
+            uint64_t program = 0;
+            std::from_chars(r.programId.data(), r.programId.data() + r.programId.size(),
+                            program);
+            perOccurrence[{program, r.hloOpName}] = {r.flops.value_or(0) / double(r.occurrences),
+                                                     r.bytesAccessed.value_or(0)
+                                                         / double(r.occurrences)};
+        }
+    }
     const size_t stepCount = std::min(steps.size(), size_t(std::max(0, options.maxSteps)));
     for (size_t i = 0; i < stepCount; ++i) {
         const OpMetricsDb db = deviceOpMetrics(trace, steps[i].range);
         out.points.push_back(aggregate(db, RooflinePoint::Kind::Step, steps[i].name, ridge,
                                        anyCost));
+        if (!estimated)
+            continue;
+        double flops = 0, bytes = 0;
+        TimePs self = 0;
+        for (const OpMetrics &m : db.metrics) {
+            if (m.isIdle())
+                continue;
+            self += m.selfTimePs;
+            const auto it = perOccurrence.find({uint64_t(m.hloModuleId), m.name});
+            if (it == perOccurrence.end())
+                continue;
+            flops += it->second.first * double(m.occurrences);
+            bytes += it->second.second * double(m.occurrences);
+        }
+        setRates(out.points.back(), flops, bytes, self, ridge, true);
     }
     const size_t opCount = std::min(table.rows.size(), size_t(std::max(0, options.topOps)));
     for (size_t i = 0; i < opCount; ++i) {
@@ -123,8 +157,7 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
         out.points.push_back(std::move(p));
     }
     if (estimated)
-        out.note = "FLOPs and bytes estimated from the compiled HLO (the profile records none): "
-                   "ops and the whole profile are placed, steps are not";
+        out.note = "FLOPs and bytes estimated from the compiled HLO (the profile records none)";
     else if (!anyCost)
         out.note = "the profile records no FLOPs or bytes accessed: no point can be placed";
     else if (out.peakGigaFlopsPerSecond <= 0 || out.rooflines.empty())

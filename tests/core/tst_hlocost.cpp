@@ -159,6 +159,28 @@ void TestHloCost::cublasGemm()
     const auto roofline = rooflineModel(cache);
     QVERIFY(roofline->points.front().gflopsPerSecond);
     QVERIFY(QString::fromStdString(roofline->note).contains("estimated"));
+
+    // Steps are placed from the same estimates: a step over the whole profile costs what the
+    // whole profile does (the sum of HLO Op Stats' rows), and two halves split it.
+    const Trace &t = *trace.value();
+    const TimePs mid = t.begin + (t.end - t.begin) / 2;
+    const std::vector<RooflineStep> steps = {{"all", {t.begin, t.end + 1}},
+                                             {"first", {t.begin, mid}},
+                                             {"second", {mid, t.end + 1}}};
+    const RooflineModel m = buildRoofline(t, *opStats(cache), *stats, steps);
+    const RooflinePoint &total = m.points[0];
+    const RooflinePoint &all = m.points[1], &first = m.points[2], &second = m.points[3];
+    QCOMPARE(all.kind, RooflinePoint::Kind::Step);
+    QVERIFY(total.flops && all.flops && first.flops && second.flops);
+    QVERIFY(close(*all.flops, *total.flops));
+    QVERIFY(close(*all.bytesAccessed, *total.bytesAccessed));
+    QVERIFY(close(*first.flops + *second.flops, *total.flops));
+    QVERIFY(all.boundBy == "Compute" || all.boundBy == "HBM");
+    // Each half is placed at its own rates: FLOPs over its ops' self time.
+    for (const RooflinePoint *half : {&first, &second}) {
+        QVERIFY(half->gflopsPerSecond && half->totalSelfTimeUs > 0);
+        QVERIFY(close(*half->gflopsPerSecond, *half->flops / (half->totalSelfTimeUs * 1000.0)));
+    }
 }
 
 void TestHloCost::cudnnConvolution()

@@ -656,7 +656,8 @@ private slots:
                                "t.string NOT LIKE 'Barrier%'"));
         for (const Flow f : t.flows) {
             QCOMPARE(t.kind(f.from).role, SliceRole::Runtime);
-            QVERIFY(t.kind(f.to).role == SliceRole::Kernel || t.kind(f.to).role == SliceRole::Memcpy);
+            const SliceRole to = t.kind(f.to).role;
+            QVERIFY(to == SliceRole::Kernel || to == SliceRole::Memcpy);
         }
         // The range is named by its message; the gemm kernel keeps its launch configuration
         // and the copy its size.

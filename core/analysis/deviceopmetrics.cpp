@@ -15,6 +15,7 @@
 // TPU: `XLA Ops` nesting gives self time; one op per event kind.
 
 #include "core/analysis/hloopinfo.h"
+#include "core/analysis/memoryaccess.h"
 #include "core/analysis/opmetrics.h"
 #include "core/analysis/opnames.h"
 #include "core/analysis/opscan.h"
@@ -83,6 +84,9 @@ public:
     OpMetricsDb finish();
 
 private:
+    // The kind's memory_access_breakdown by memory space, times its occurrences.
+    std::optional<OpMetrics::MemoryBytes> memoryBytes(const EventKind &kind,
+                                                      int64_t occurrences) const;
     uint32_t gpuSlot(const GpuKey &key, uint32_t module, uint32_t provenance, uint32_t kind);
     bool inRange(TimePs t) const { return !m_range || m_range->contains(t); }
 
@@ -215,6 +219,41 @@ void DeviceScan::scanGpuPlane(const Plane &plane)
     }
     if (any)
         m_totalTime += last - first;
+}
+
+std::optional<OpMetrics::MemoryBytes> DeviceScan::memoryBytes(const EventKind &kind,
+                                                              int64_t occurrences) const
+{
+    ArgValue v;
+    if (!kindStat(m_trace, kind, m_keys.memoryAccessBreakdown, &v)
+        || (v.type != ArgType::Bytes && v.type != ArgType::String))
+        return std::nullopt;
+    const auto accesses = decodeMemoryAccessBreakdown(v.s);
+    if (!accesses)
+        return std::nullopt;
+    OpMetrics::MemoryBytes b;
+    for (const MemoryAccess &a : *accesses) {
+        const double bytes = double(a.bytes) * double(occurrences);
+        const bool read = a.operation == MemoryAccess::Operation::Read;
+        const bool write = a.operation == MemoryAccess::Operation::Write;
+        switch (a.memorySpace) {
+        case 1: b.hbm += bytes; break;
+        case 2:
+            if (read)
+                b.cmemRead += bytes;
+            else if (write)
+                b.cmemWrite += bytes;
+            break;
+        case 3:
+            if (read)
+                b.vmemRead += bytes;
+            else if (write)
+                b.vmemWrite += bytes;
+            break;
+        default: break;
+        }
+    }
+    return b;
 }
 
 void DeviceScan::scanTpuPlane(const Plane &plane)
@@ -359,6 +398,7 @@ OpMetricsDb DeviceScan::finish()
         m.flops = s.flops;
         m.modelFlops = modelFlops > 0 ? modelFlops * double(s.occurrences) : s.flops;
         m.bytesAccessed = s.bytes;
+        m.memoryBytes = memoryBytes(kind, s.occurrences);
         ops.push_back(std::move(m));
     }
 

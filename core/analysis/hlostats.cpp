@@ -127,7 +127,15 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
                 if (estimates.empty())
                     r.modelGflopsPerSecond = m->modelFlops / ns;
                 r.memoryBwGibPerSecond = bytes / ns * 1e9 / kGiB;
-                r.hbmBwGibPerSecond = r.memoryBwGibPerSecond;
+                // HBM and on-chip memories from the op's breakdown where the profile has one
+                // (XProf's hbm_bw); else every byte is taken as HBM's.
+                const auto &mem = m->memoryBytes;
+                r.hbmBwGibPerSecond = estimates.empty() && mem ? mem->hbm / ns * 1e9 / kGiB
+                                                               : *r.memoryBwGibPerSecond;
+                if (estimates.empty() && mem) {
+                    r.cmemReadBwGibPerSecond = mem->cmemRead / ns * 1e9 / kGiB;
+                    r.cmemWriteBwGibPerSecond = mem->cmemWrite / ns * 1e9 / kGiB;
+                }
             }
             if (bytes > 0)
                 r.operationalIntensity = flops / bytes;

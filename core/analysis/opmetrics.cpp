@@ -40,6 +40,7 @@ StatKeys::StatKeys(const Trace &trace)
     , flops(keyOf(trace, "flops"))
     , bytesAccessed(keyOf(trace, "bytes_accessed"))
     , source(keyOf(trace, "source"))
+    , memoryAccessBreakdown(keyOf(trace, "memory_access_breakdown"))
 {
 }
 
@@ -109,6 +110,14 @@ void finishDb(OpMetricsDb &db, std::vector<OpMetrics> ops, bool addIdle)
         m.flops += op.flops;
         m.modelFlops += op.modelFlops;
         m.bytesAccessed += op.bytesAccessed;
+        if (op.memoryBytes) {
+            OpMetrics::MemoryBytes &b = m.memoryBytes ? *m.memoryBytes : m.memoryBytes.emplace();
+            b.hbm += op.memoryBytes->hbm;
+            b.cmemRead += op.memoryBytes->cmemRead;
+            b.cmemWrite += op.memoryBytes->cmemWrite;
+            b.vmemRead += op.memoryBytes->vmemRead;
+            b.vmemWrite += op.memoryBytes->vmemWrite;
+        }
         m.isEager = m.isEager || op.isEager;
         if (m.longName.empty())
             m.longName = std::move(op.longName);

@@ -55,6 +55,15 @@ struct OpMetrics
     double flops = 0;              // total over all occurrences
     double modelFlops = 0;
     double bytesAccessed = 0;      // total over all occurrences
+    // Bytes by memory space, totals over all occurrences, from the op's
+    // `memory_access_breakdown` (TPU); none when the profile has no breakdown for it.
+    struct MemoryBytes
+    {
+        double hbm = 0;            // read and written
+        double cmemRead = 0, cmemWrite = 0;
+        double vmemRead = 0, vmemWrite = 0;
+    };
+    std::optional<MemoryBytes> memoryBytes;
     std::vector<OpMetrics> children;   // fusion members when the HLO is known
 
     bool isIdle() const { return name == kIdleOpName && category == kIdleOpName; }

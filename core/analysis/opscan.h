@@ -31,6 +31,7 @@ struct StatKeys
     StringId flops = kEmptyString;
     StringId bytesAccessed = kEmptyString;
     StringId source = kEmptyString;
+    StringId memoryAccessBreakdown = kEmptyString;
 
     explicit StatKeys(const Trace &trace);
 };

@@ -22,8 +22,9 @@ constexpr double kGiB = 1073741824.0;
 constexpr const char *kMemoryNames[] = {"HBM",        "SRAM read", "SRAM write", "CMEM read",
                                         "CMEM write", "VMEM read", "VMEM write"};
 
-void setRates(RooflinePoint &p, double flops, double bytes, TimePs ratePs, double ridge,
-              bool anyCost)
+// `hbmBytes`: the HBM share of `bytes` where the ops' breakdowns tell it, else all of them.
+void setRates(RooflinePoint &p, double flops, double bytes, double hbmBytes, TimePs ratePs,
+              double ridge, bool anyCost)
 {
     if (!anyCost)
         return;
@@ -32,7 +33,7 @@ void setRates(RooflinePoint &p, double flops, double bytes, TimePs ratePs, doubl
     const double ns = double(ratePs) / 1000.0;
     if (ns > 0) {
         p.gflopsPerSecond = flops / ns;
-        p.hbmBwGibPerSecond = bytes / ns * 1e9 / kGiB;
+        p.hbmBwGibPerSecond = hbmBytes / ns * 1e9 / kGiB;
     }
     if (bytes > 0)
         p.operationalIntensity = flops / bytes;
@@ -47,20 +48,21 @@ RooflinePoint aggregate(const OpMetricsDb &db, RooflinePoint::Kind kind, const s
     p.step = step;
     p.category = "Program";
     p.name = kind == RooflinePoint::Kind::Total ? "Total" : "Step " + step;
-    double flops = 0, bytes = 0;
+    double flops = 0, bytes = 0, hbm = 0;
     TimePs self = 0;
     for (const OpMetrics &m : db.metrics) {
         if (m.isIdle())
             continue;
         flops += m.flops;
         bytes += m.bytesAccessed;
+        hbm += m.memoryBytes ? m.memoryBytes->hbm : m.bytesAccessed;
         self += m.selfTimePs;
         p.occurrences += m.occurrences;
     }
     p.totalTimeUs = double(db.totalTimePs) / 1e6;
     p.totalSelfTimeUs = double(self) / 1e6;
     p.boundBy = "Unknown";
-    setRates(p, flops, bytes, self, ridge, anyCost);
+    setRates(p, flops, bytes, hbm, self, ridge, anyCost);
     return p;
 }
 
@@ -98,7 +100,7 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
         TimePs self = 0;
         for (const OpMetrics &m : stats.device.metrics)
             self += m.isIdle() ? 0 : m.selfTimePs;
-        setRates(out.points.back(), flops, bytes, self, ridge, true);
+        setRates(out.points.back(), flops, bytes, bytes, self, ridge, true);
     }
     // With estimates, an op's cost per occurrence, by (program, op name): a step's cost is its
     // occurrences' (the estimate of an op does not depend on when it runs).
@@ -134,7 +136,7 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
             flops += it->second.first * double(m.occurrences);
             bytes += it->second.second * double(m.occurrences);
         }
-        setRates(out.points.back(), flops, bytes, self, ridge, true);
+        setRates(out.points.back(), flops, bytes, bytes, self, ridge, true);
     }
     const size_t opCount = std::min(table.rows.size(), size_t(std::max(0, options.topOps)));
     for (size_t i = 0; i < opCount; ++i) {

@@ -2,6 +2,8 @@
 
 #include "core/analysis/hlocost.h"
 
+#include "core/analysis/fusedattentioncost.h"
+
 #include "core/analysis/memoryviewer.h"
 
 #include <simdjson.h>
@@ -150,6 +152,10 @@ public:
             if (!lhs)
                 return 0;
             return 2 * elements(out) * dimensionProduct(*lhs, gemmContracting(inst.backend_config()));
+        }
+        if (op == "custom-call") {
+            if (const auto f = fusedAttentionFlops(target, inst.backend_config()))
+                return *f;
         }
         if (op == "reduce" || op == "reduce-window") {
             const xla::ShapeProto *in = operandShape(inst, 0);

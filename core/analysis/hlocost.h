@@ -9,6 +9,8 @@
 //   per window position;
 // - cuBLAS GEMM custom calls (`__cublas$gemm`, `__cublas$lt$matmul`): as a dot, with the
 //   contracting dimensions read from the gemm backend config;
+// - Transformer Engine's fused attention calls: their matrix products over the pairs the mask
+//   keeps, from the call's attributes (fusedattentioncost.h);
 // - elementwise arithmetic, comparisons and selects: one FLOP per result element; reduce and
 //   reduce-window: one per input element; data movement (copy, transpose, slice, ...): none;
 // - a fusion: the sum over its fused computation.

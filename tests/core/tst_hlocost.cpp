@@ -3,6 +3,7 @@
 // HloProto (operand shapes, the GEMM's contracting dimensions read from its backend config with
 // Qt's JSON parser, the kernel's output features), and HLO Op Stats using them, saying so.
 
+#include "core/analysis/fusedattentioncost.h"
 #include "core/analysis/hlocost.h"
 #include "core/analysis/hlograph.h"
 #include "core/analysis/hlostats.h"
@@ -14,6 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
+
+#include <QRegularExpression>
 
 #include <cmath>
 #include <map>
@@ -96,6 +99,8 @@ class TestHloCost : public QObject
 private slots:
     void cublasGemm();
     void cudnnConvolution();
+    void fusedAttentionMasks();
+    void transformerEngineAttention();
 };
 
 void TestHloCost::cublasGemm()
@@ -206,6 +211,77 @@ void TestHloCost::cudnnConvolution()
     QVERIFY(flops > 0);
     QVERIFY(close(cost.flops, flops));
     QVERIFY(close(cost.bytes, byteSize(input) + byteSize(kernel) + byteSize(f.inst->shape())));
+}
+
+// The pairs each mask keeps, counted by hand: 4 queries, 6 keys.
+void TestHloCost::fusedAttentionMasks()
+{
+    auto flops = [](const char *target, const std::string &extra) {
+        const std::string config = "{attn_heads = 3 : i64, input_batch = 2 : i64, "
+                                   "q_max_seqlen = 4 : i64, kv_max_seqlen = 6 : i64, "
+                                   "qk_head_dim = 8 : i64, v_head_dim = 4 : i64" + extra + "}";
+        return fusedAttentionFlops(target, config);
+    };
+    const char *fwd = "te_fused_attn_forward_ffi";
+    const char *bwd = "te_fused_attn_backward_ffi";
+    // 2 x batch 2 x heads 3 x pairs x (8 + 4) forward, x (3 x 8 + 2 x 4) backward.
+    auto forward = [](double pairs) { return 2.0 * 2 * 3 * pairs * 12; };
+    QCOMPARE(*flops(fwd, ""), forward(24));                        // every pair
+    QCOMPARE(*flops(bwd, ""), 2.0 * 2 * 3 * 24 * 32);
+    QCOMPARE(*flops(fwd, ", mask_type = 2 : i64"), forward(1 + 2 + 3 + 4));   // top-left
+    QCOMPARE(*flops(fwd, ", mask_type = 4 : i64"), forward(3 + 4 + 5 + 6));   // bottom-right
+    // Window of 1 key back, causal top-left: query 0 sees 1 key, the others 2.
+    QCOMPARE(*flops(fwd, ", mask_type = 2 : i64, window_size_left = 1 : i64"), forward(7));
+    QVERIFY(!flops("__cudnn$fmhaSoftmax", ""));
+    QVERIFY(!fusedAttentionFlops(fwd, "{attn_heads = 3 : i64}"));
+    // A key inside another name is not that key.
+    QVERIFY(!fusedAttentionFlops(fwd, "{xattn_heads = 3 : i64, input_batch = 2 : i64, "
+                                      "q_max_seqlen = 4 : i64, kv_max_seqlen = 6 : i64, "
+                                      "qk_head_dim = 8 : i64}"));
+}
+
+// The TE attention capture: its fused attention calls' rows in HLO Op Stats carry
+// occurrences x the FLOPs of their recorded shapes, read here from each call's attributes
+// (causal mask: S (S + 1) / 2 pairs), where they used to count none.
+void TestHloCost::transformerEngineAttention()
+{
+    const QString path = kXspace + "tracelens_te_fused_attn/934987a2fc2f.xplane.pb";
+    TRACEDESK_REQUIRE_FIXTURE(path);
+    auto trace = loadTrace(path.toStdString());
+    QVERIFY(trace);
+    AnalysisCache cache(trace.value());
+    const auto modules = traceHloModules(cache);
+    const auto stats = hloStats(cache);
+    auto number = [](const std::string &config, const char *key) {
+        const QRegularExpression re(QStringLiteral("[{ ,]%1 = (-?\\d+) : i64").arg(key));
+        const auto m = re.match(QString::fromStdString(config));
+        return m.hasMatch() ? m.captured(1).toDouble() : -1.0;
+    };
+    size_t checked = 0;
+    for (const HloStatsRow &r : stats->rows) {
+        const xla::HloInstructionProto *inst =
+            modules->index->instruction(std::stoull(r.programId), r.hloOpName);
+        QVERIFY(inst);
+        const std::string &target = inst->custom_call_target();
+        if (target.rfind("te_fused_attn_", 0) != 0)
+            continue;
+        const std::string &c = inst->backend_config();
+        const double b = number(c, "input_batch"), h = number(c, "attn_heads");
+        const double s = number(c, "q_max_seqlen"), d = number(c, "qk_head_dim");
+        const double dv = number(c, "v_head_dim");
+        QCOMPARE(number(c, "kv_max_seqlen"), s);
+        QCOMPARE(number(c, "mask_type"), 2.0);
+        QCOMPARE(number(c, "window_size_left"), -1.0);
+        const double pairs = s * (s + 1) / 2;
+        const bool forward = target == "te_fused_attn_forward_ffi";
+        const double each = 2 * b * h * pairs * (forward ? d + dv : 3 * d + 2 * dv);
+        QVERIFY(r.flops);
+        QVERIFY2(close(*r.flops, each * double(r.occurrences)), r.hloOpName.c_str());
+        QCOMPARE(r.boundBy, std::string(*r.operationalIntensity >= stats->ridgePoint ? "Compute"
+                                                                                      : "HBM"));
+        ++checked;
+    }
+    QCOMPARE(checked, size_t(4));
 }
 
 QTEST_MAIN(TestHloCost)

@@ -681,6 +681,12 @@ private slots:
         QVERIFY(range);
         QVERIFY(gemm);
         QVERIFY(copy);
+        // Each gpuId is a GPU plane of that number.
+        std::set<std::string> planes;
+        for (const Plane &p : t.planes)
+            if (p.kind == PlaneKind::Device)
+                planes.insert(std::string(t.string(p.name)));
+        QCOMPARE(planes, (std::set<std::string>{"GPU 0", "GPU 1"}));
         sqlite3_close(db);
     }
 

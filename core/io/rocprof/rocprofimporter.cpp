@@ -136,6 +136,8 @@ uint32_t RocprofImporter::devicePlane(const Agent &a)
         name = "GPU " + std::to_string(a.device) + " (" + a.name + ")";
     else if (!a.gpu)
         name = "CPU agent " + std::to_string(a.key);
+    else if (a.gpuKnown)
+        name = "GPU " + std::to_string(a.device);
     else
         name = "Agent " + std::to_string(a.device);
     return m_gpu.devicePlane(a.device, name);

@@ -18,7 +18,8 @@ struct Agent
 {
     int64_t key = 0;
     int64_t device = 0;       // the device id the store shows (the GPU index when known)
-    bool gpu = true;
+    bool gpu = true;          // assumed for an agent only named by its number
+    bool gpuKnown = false;    // the format says it is a GPU, without naming it
     std::string name;         // the ISA, e.g. "gfx950"
     std::string product;      // e.g. "AMD Instinct MI350X"
     int64_t computeUnits = 0;

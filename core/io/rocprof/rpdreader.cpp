@@ -83,7 +83,7 @@ private:
                 continue;
             Agent a;
             a.key = a.device = q.integer(0);
-            a.gpu = true;
+            a.gpu = a.gpuKnown = true;
             m_importer.addAgent(a);
         }
     }

@@ -45,7 +45,7 @@
 namespace tracedesk::core::storefile {
 
 inline constexpr char kMagic[8] = {'T', 'D', 'S', 'T', 'O', 'R', 'E', '\0'};
-inline constexpr uint32_t kVersion = 6; // 6: XSpace GPU work carries roles
+inline constexpr uint32_t kVersion = 7; // 7: RPD databases read; 6: XSpace GPU work carries roles
 inline constexpr size_t kInlineBytes = 64 * 1024;
 inline constexpr size_t kChunkBytes = 4 * 1024 * 1024;
 inline constexpr size_t kFixedHeaderBytes = 24;

@@ -6,6 +6,8 @@
 #include "../core/support/kinetofixtures.h"
 
 #include "core/analysis/analysiscache.h"
+#include "core/analysis/gputime/gputime.h"
+#include "core/analysis/pytorch/kinetoindex.h"
 #include "core/io/chromejsonreader.h"
 #include "core/io/traceloader.h"
 #include "views/panels/gputime/criticalpathview.h"
@@ -242,7 +244,26 @@ private slots:
         QVERIFY(panel.outlineButton()->isEnabled());
         QTest::mouseClick(panel.outlineButton(), Qt::LeftButton);
         QVERIFY(outlined);
-        QCOMPARE(int(outlined->size()), panel.launchModel()->rowCount());
+
+        // Every outlier is outlined, but only the ones with the longest launch delays are
+        // listed: here all of HTA's outliers (runtime over 50 us or delay over 30 us, from the
+        // full report), of which fewer rows than outliers.
+        const auto index = core::analysis::pytorch::buildKinetoIndex(*loaded.value());
+        const auto all = core::analysis::gputime::gpuTimeReport(*loaded.value(), index);
+        std::vector<double> delays;
+        for (const core::analysis::gputime::LaunchStat &l : all.launches)
+            if (l.runtimeOutlier() || l.delayOutlier())
+                delays.push_back(l.launchDelayUs);
+        QVERIFY(delays.size() > core::analysis::gputime::kListedLaunchOutliers);
+        QCOMPARE(outlined->size(), delays.size());
+        QCOMPARE(size_t(panel.launchModel()->rowCount()),
+                 core::analysis::gputime::kListedLaunchOutliers);
+        QVERIFY(panel.statusText().contains(
+            QLocale().toString(qulonglong(delays.size())) + " launch outliers of "));
+        std::sort(delays.begin(), delays.end(), std::greater<>());
+        const double cut = delays[core::analysis::gputime::kListedLaunchOutliers - 1];
+        for (int row = 0; row < panel.launchModel()->rowCount(); ++row)
+            QVERIFY(panel.launchModel()->value(row, 4).toDouble() >= cut);
     }
 
     // A merged run of rank traces: the panel says which rank it describes.

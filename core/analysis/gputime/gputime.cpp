@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <map>
 #include <string_view>
 
@@ -439,6 +440,11 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     // launches: there every call that queues work on a stream counts. Synchronous copies and
     // graph launches stay out, as in HTA.
     report.htaLaunchCalls = isPyTorchTrace(trace);
+    // Worse: the longer launch delay, then the longer call (a strict order for the heap).
+    const auto worse = [](const LaunchStat &a, const LaunchStat &b) {
+        return std::tie(a.launchDelayUs, a.cpuDurationUs, b.correlation)
+               > std::tie(b.launchDelayUs, b.cpuDurationUs, a.correlation);
+    };
     for (uint32_t r = 0; r < index.runtimes.size(); ++r) {
         const KinetoRuntime &rt = index.runtimes[r];
         const std::string_view name = trace.name(rt.ref);
@@ -460,10 +466,29 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
             l.gpuDurationUs = us(act.end - act.start);
             l.launchDelayUs = us(std::max<TimePs>(0, act.start - rt.end));
             ++report.launchCount;
-            if (detail == LaunchDetail::All || l.runtimeOutlier() || l.delayOutlier())
+            const bool outlier = l.runtimeOutlier() || l.delayOutlier();
+            report.outlierCount += outlier ? 1 : 0;
+            if (detail == LaunchDetail::All) {
                 report.launches.push_back(l);
+            } else if (outlier) {
+                report.outlierCalls.push_back(l.call);
+                // The listed ones so far, as a min-heap on worse: its top is the mildest.
+                if (report.launches.size() < kListedLaunchOutliers) {
+                    report.launches.push_back(l);
+                    std::push_heap(report.launches.begin(), report.launches.end(), worse);
+                } else if (worse(l, report.launches.front())) {
+                    std::pop_heap(report.launches.begin(), report.launches.end(), worse);
+                    report.launches.back() = l;
+                    std::push_heap(report.launches.begin(), report.launches.end(), worse);
+                }
+            }
         }
     }
+    if (detail == LaunchDetail::Outliers)
+        std::sort(report.launches.begin(), report.launches.end(),
+                  [](const LaunchStat &a, const LaunchStat &b) {
+                      return std::tie(a.startUs, a.correlation) < std::tie(b.startUs, b.correlation);
+                  });
     report.queueLength = queueLengths(trace, index, window);
     report.opKernels = opKernelSequences(trace, index, window);
     return report;

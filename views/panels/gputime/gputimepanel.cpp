@@ -201,9 +201,11 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
                             tr("Launch calls over %1 us or kernels starting over %2 us after "
                                "their launch returned (HolisticTraceAnalysis's cut-offs; a long "
                                "delay behind a deep queue is queueing, see the queue length "
-                               "below); click one to show it on the timeline.")
+                               "below). At most %3 are listed, the longest delays first to be "
+                               "kept; click one to show it on the timeline, or outline all.")
                                 .arg(kRuntimeOutlierUs)
-                                .arg(kLaunchDelayOutlierUs));
+                                .arg(kLaunchDelayOutlierUs)
+                                .arg(QLocale().toString(qulonglong(kListedLaunchOutliers))));
     m_views << m_launchView;
     giveNameColumnTheRoom(m_launchView, 0);
     m_launchView->setTextElideMode(Qt::ElideMiddle);
@@ -219,9 +221,7 @@ GpuTimePanel::GpuTimePanel(QWidget *parent) : QWidget(parent)
     connect(m_outline, &QPushButton::clicked, this, [this] {
         if (!m_report || !m_cache)
             return;
-        auto refs = std::make_shared<std::vector<core::SliceRef>>();
-        for (const LaunchStat &l : m_report->launches)
-            refs->push_back(l.call);
+        auto refs = std::make_shared<std::vector<core::SliceRef>>(m_report->outlierCalls);
         const core::Trace &trace = m_cache->trace();
         emit rangeActivated(trace.begin, trace.end, tr("launch outliers"), std::move(refs));
     });
@@ -395,7 +395,7 @@ void GpuTimePanel::showReport(Computed result)
                         k.minUs, k.stdUs});
     m_names->setRows(std::move(rows));
     rows.clear();
-    // The report keeps the outliers only (LaunchDetail::Outliers): row i is launch i.
+    // The report keeps the listed outliers only (LaunchDetail::Outliers): row i is launch i.
     for (const LaunchStat &l : r.launches) {
         rows.push_back({text(trace.name(l.activity)), text(trace.name(l.call)), l.cpuDurationUs,
                         l.gpuDurationUs, l.launchDelayUs, qlonglong(l.correlation)});
@@ -447,10 +447,14 @@ void GpuTimePanel::showReport(Computed result)
             .arg(idle / 1000.0, 0, 'f', 2)
             .arg(total / 1000.0, 0, 'f', 2);
     m_status->setText(scope + idleText
-                      + tr("%1. %L2 launch outliers of %L3 launches.")
+                      + tr("%1. %L2 launch outliers of %L3 launches%4.")
                             .arg(cause.isEmpty() ? QString() : QStringLiteral(", ") + cause)
-                            .arg(r.launches.size())
+                            .arg(r.outlierCount)
                             .arg(r.launchCount)
+                            .arg(qint64(r.launches.size()) < r.outlierCount
+                                     ? tr(" (the %L1 with the longest launch delay listed)")
+                                           .arg(r.launches.size())
+                                     : QString())
                       + outsideSpanText(r, m_cache->trace()));
     emit computed();
 }

@@ -487,7 +487,8 @@ GpuTimeReport gpuTimeReport(const Trace &trace, const KinetoIndex &index,
     if (detail == LaunchDetail::Outliers)
         std::sort(report.launches.begin(), report.launches.end(),
                   [](const LaunchStat &a, const LaunchStat &b) {
-                      return std::tie(a.startUs, a.correlation) < std::tie(b.startUs, b.correlation);
+                      return std::tie(a.startUs, a.correlation)
+                             < std::tie(b.startUs, b.correlation);
                   });
     report.queueLength = queueLengths(trace, index, window);
     report.opKernels = opKernelSequences(trace, index, window);

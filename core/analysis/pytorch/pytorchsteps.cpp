@@ -73,6 +73,27 @@ std::vector<PyTorchStep> fallbackStep(const Trace &trace, const KinetoIndex &ind
     return {step};
 }
 
+// Each user annotation on a host thread, with whether it is top-level there (enclosed by no
+// other operator or annotation), in each thread's node order.
+template<typename Visit>
+void forEachHostAnnotation(const Trace &trace, const KinetoIndex &index, Visit &&visit)
+{
+    for (const KinetoThread &thread : index.threads) {
+        std::vector<TimePs> openEnds; // operators and annotations still open
+        for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
+            const KinetoNode &node = index.nodes[n];
+            if (node.role == SliceRole::PythonFunction || !onHostPlane(trace, node))
+                continue;
+            while (!openEnds.empty() && openEnds.back() <= node.start)
+                openEnds.pop_back();
+            const bool top = openEnds.empty();
+            openEnds.push_back(node.end);
+            if (node.role == SliceRole::UserAnnotation)
+                visit(node, top);
+        }
+    }
+}
+
 // Numbered step ranges (numberedsteps.h) as steps, named by their numbers, in start order:
 // the top-level user annotations on host threads whose names are one step word and a number,
 // at least two of them; of several words, the one with the most time. Nested repeats of the
@@ -86,22 +107,12 @@ std::vector<PyTorchStep> numberedSteps(const Trace &trace, const KinetoIndex &in
         int64_t number;
     };
     std::unordered_map<std::string, std::vector<Found>> byWord;
-    for (const KinetoThread &thread : index.threads) {
-        std::vector<TimePs> openEnds; // operators and annotations still open
-        for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
-            const KinetoNode &node = index.nodes[n];
-            if (node.role == SliceRole::PythonFunction || !onHostPlane(trace, node))
-                continue;
-            while (!openEnds.empty() && openEnds.back() <= node.start)
-                openEnds.pop_back();
-            const bool top = openEnds.empty();
-            openEnds.push_back(node.end);
-            if (!top || node.role != SliceRole::UserAnnotation)
-                continue;
-            if (auto parsed = parseNumberedStepName(trace.name(node.ref)))
-                byWord[parsed->word].push_back({&node, parsed->number});
-        }
-    }
+    forEachHostAnnotation(trace, index, [&](const KinetoNode &node, bool top) {
+        if (!top)
+            return;
+        if (auto parsed = parseNumberedStepName(trace.name(node.ref)))
+            byWord[parsed->word].push_back({&node, parsed->number});
+    });
     const std::vector<Found> *best = nullptr;
     TimePs bestTime = 0;
     for (const auto &[w, found] : byWord) {
@@ -147,25 +158,13 @@ std::vector<PyTorchStep> iterationSteps(const Trace &trace, const KinetoIndex &i
     std::vector<std::pair<const KinetoNode *, IterationName>> listed[2];
     // Per name, the top-level (depth-0) user annotations of any host thread.
     std::unordered_map<StringId, std::vector<const KinetoNode *>> topLevel;
-    for (const KinetoThread &thread : index.threads) {
-        std::vector<TimePs> openEnds; // operators and annotations still open
-        for (uint32_t n = thread.nodeBegin; n < thread.nodeEnd; ++n) {
-            const KinetoNode &node = index.nodes[n];
-            if (node.role == SliceRole::PythonFunction || !onHostPlane(trace, node))
-                continue;
-            while (!openEnds.empty() && openEnds.back() <= node.start)
-                openEnds.pop_back();
-            const bool top = openEnds.empty();
-            openEnds.push_back(node.end);
-            if (node.role != SliceRole::UserAnnotation)
-                continue;
-            const std::string_view name = trace.name(node.ref);
-            if (auto it = parseIterationName(name))
-                listed[it->engine == IterationEngine::SGLang ? 0 : 1].push_back({&node, *it});
-            else if (top && !isProfilerStepName(name))
-                topLevel[trace.kind(node.ref).name].push_back(&node);
-        }
-    }
+    forEachHostAnnotation(trace, index, [&](const KinetoNode &node, bool top) {
+        const std::string_view name = trace.name(node.ref);
+        if (auto it = parseIterationName(name))
+            listed[it->engine == IterationEngine::SGLang ? 0 : 1].push_back({&node, *it});
+        else if (top && !isProfilerStepName(name))
+            topLevel[trace.kind(node.ref).name].push_back(&node);
+    });
     std::vector<std::pair<const KinetoNode *, IterationName>> chosen;
     if (!listed[0].empty()) {
         chosen = std::move(listed[0]);

@@ -85,7 +85,7 @@ public:
 
 private:
     // The kind's memory_access_breakdown by memory space, times its occurrences.
-    std::optional<OpMetrics::MemoryBytes> memoryBytes(const EventKind &kind,
+    std::optional<OpMemoryBytes> memoryBytes(const EventKind &kind,
                                                       int64_t occurrences) const;
     uint32_t gpuSlot(const GpuKey &key, uint32_t module, uint32_t provenance, uint32_t kind);
     bool inRange(TimePs t) const { return !m_range || m_range->contains(t); }
@@ -221,7 +221,7 @@ void DeviceScan::scanGpuPlane(const Plane &plane)
         m_totalTime += last - first;
 }
 
-std::optional<OpMetrics::MemoryBytes> DeviceScan::memoryBytes(const EventKind &kind,
+std::optional<OpMemoryBytes> DeviceScan::memoryBytes(const EventKind &kind,
                                                               int64_t occurrences) const
 {
     ArgValue v;
@@ -231,7 +231,7 @@ std::optional<OpMetrics::MemoryBytes> DeviceScan::memoryBytes(const EventKind &k
     const auto accesses = decodeMemoryAccessBreakdown(v.s);
     if (!accesses)
         return std::nullopt;
-    OpMetrics::MemoryBytes b;
+    OpMemoryBytes b;
     for (const MemoryAccess &a : *accesses) {
         const double bytes = double(a.bytes) * double(occurrences);
         const bool read = a.operation == MemoryAccess::Operation::Read;

@@ -111,7 +111,7 @@ void finishDb(OpMetricsDb &db, std::vector<OpMetrics> ops, bool addIdle)
         m.modelFlops += op.modelFlops;
         m.bytesAccessed += op.bytesAccessed;
         if (op.memoryBytes) {
-            OpMetrics::MemoryBytes &b = m.memoryBytes ? *m.memoryBytes : m.memoryBytes.emplace();
+            OpMemoryBytes &b = m.memoryBytes ? *m.memoryBytes : m.memoryBytes.emplace();
             b.hbm += op.memoryBytes->hbm;
             b.cmemRead += op.memoryBytes->cmemRead;
             b.cmemWrite += op.memoryBytes->cmemWrite;

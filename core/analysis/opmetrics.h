@@ -36,6 +36,14 @@ struct TimeRange
     bool contains(TimePs t) const { return t >= begin && t < end; }
 };
 
+// An op's bytes by memory space (OpMetrics::memoryBytes).
+struct OpMemoryBytes
+{
+    double hbm = 0;            // read and written
+    double cmemRead = 0, cmemWrite = 0;
+    double vmemRead = 0, vmemWrite = 0;
+};
+
 struct OpMetrics
 {
     std::string name;              // HLO op / framework op name / `<tf op>/<kernel>` / "IDLE"
@@ -57,13 +65,7 @@ struct OpMetrics
     double bytesAccessed = 0;      // total over all occurrences
     // Bytes by memory space, totals over all occurrences, from the op's
     // `memory_access_breakdown` (TPU); none when the profile has no breakdown for it.
-    struct MemoryBytes
-    {
-        double hbm = 0;            // read and written
-        double cmemRead = 0, cmemWrite = 0;
-        double vmemRead = 0, vmemWrite = 0;
-    };
-    std::optional<MemoryBytes> memoryBytes;
+    std::optional<OpMemoryBytes> memoryBytes;
     std::vector<OpMetrics> children;   // fusion members when the HLO is known
 
     bool isIdle() const { return name == kIdleOpName && category == kIdleOpName; }

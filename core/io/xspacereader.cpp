@@ -1,5 +1,6 @@
 #include "core/io/xspacereader.h"
 
+#include "core/base/heapreuse.h"
 #include "core/base/parallel.h"
 #include "core/io/memoryguard.h"
 #include "core/io/memoryusage.h"
@@ -384,6 +385,9 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
     std::atomic<uint64_t> checks{0};
     std::mutex memoryMutex;
     std::optional<Error> memoryError;
+    // Each line's staging is freed as the next is allocated: reused from the heap, not mapped
+    // and zeroed anew. Not past this pass: the flows are chained with their peak kept low.
+    std::optional<HeapReuse> reuse(std::in_place);
     runParallel(order.size(), workers, control, [&](unsigned worker, size_t k) {
         const size_t i = order[k];
         WireReader err;
@@ -409,6 +413,7 @@ Result<std::shared_ptr<Trace>> readIndexedFiles(std::vector<FileIndex> &index,
         control->addDone(uint64_t(jobs[i].ref.end - jobs[i].ref.begin));
         return true;
     });
+    reuse.reset();
     if (control->cancelRequested())
         return Result<std::shared_ptr<Trace>>::cancelled();
     if (failure.error)

@@ -150,8 +150,8 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
                    "bound-by are unknown";
     else if (!estimates.empty())
         out.note = "FLOPs and bytes estimated from the compiled HLO (the profile records none): "
-                   "dots and convolutions from their shapes, elementwise ops one FLOP per "
-                   "element";
+                   "dots, convolutions and fused attention from their shapes, elementwise ops "
+                   "one FLOP per element";
     else if (out.ridgePoint <= 0)
         out.note = "the device's peak FLOP rate or HBM bandwidth is unknown: bound-by is unknown";
     return out;

@@ -6,8 +6,8 @@
 // freed pages rather than having the kernel map and zero new ones: that was a fifth of a
 // 100M-event load's time. The freed memory stays in the heap until trimmed
 // (releaseFreedMemory()), so a phase whose peak matters more than its speed should not run
-// under one. Process-wide; at most one at a time. A no-op where the C library has no such
-// setting.
+// under one. Process-wide: the setting holds while any HeapReuse lives (loads may overlap);
+// any thread. A no-op where the C library has no such setting.
 
 namespace tracedesk::core {
 

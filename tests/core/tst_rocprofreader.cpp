@@ -10,6 +10,7 @@
 #include "support/clirun.h"
 #include "support/rocproffixtures.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -687,6 +688,18 @@ private slots:
             if (p.kind == PlaneKind::Device)
                 planes.insert(std::string(t.string(p.name)));
         QCOMPARE(planes, (std::set<std::string>{"GPU 0", "GPU 1"}));
+
+        // One that would not fit is refused before it is read, naming the file and memory: here
+        // the file fits the limit, its records (10 calls and operations at least) do not.
+        LoadOptions tight = noCache();
+        tight.memoryLimitBytes = uint64_t(QFileInfo(QString::fromStdString(path)).size()) + 1000;
+        const auto refused = loadTrace(path, nullptr, tight);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.message().find(path) != std::string::npos, refused.message().c_str());
+        QVERIFY2(refused.message().find("memory") != std::string::npos, refused.message().c_str());
+        LoadOptions roomy = noCache();
+        roomy.memoryLimitBytes = uint64_t(1) << 30;
+        QVERIFY(loadTrace(path, nullptr, roomy).ok());
         sqlite3_close(db);
     }
 

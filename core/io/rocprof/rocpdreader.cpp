@@ -12,7 +12,9 @@
 #include "core/io/rocprof/rpdtables.h"
 
 #include "core/base/loadcontrol.h"
+#include "core/io/memoryguard.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -347,8 +349,27 @@ Result<bool> RocpdReader::readCounters()
     return finish(q, "table rocpd_pmc_event");
 }
 
+// What a row of a record table costs at the load's peak (as for Nsight Systems exports: its
+// staged slice with side columns and args, its row in the store, its flow endpoints).
+constexpr uint64_t kPeakBytesPerRow = 200;
+
+// Rows of the tables that hold records: every rocpd table but strings, metadata and the info
+// tables, read from each table's b-tree without a scan.
+uint64_t recordRows(const NsysDatabase &db)
+{
+    uint64_t rows = 0;
+    for (const std::string &table : db.tables()) {
+        if (!table.starts_with("rocpd_") || table.starts_with("rocpd_string")
+            || table.starts_with("rocpd_info_") || table.starts_with("rocpd_metadata"))
+            continue;
+        // A damaged file can claim any rowid: keep the estimate's product in range.
+        rows = std::min<uint64_t>(rows + db.lastRowid(table), UINT64_MAX / (2 * kPeakBytesPerRow));
+    }
+    return rows;
+}
+
 Result<std::shared_ptr<Trace>> importRocpd(Result<NsysDatabase> opened, uint64_t bytes,
-                                           LoadControl *control)
+                                           LoadControl *control, const LoadOptions &options)
 {
     LoadControl localControl;
     if (!control)
@@ -359,6 +380,13 @@ Result<std::shared_ptr<Trace>> importRocpd(Result<NsysDatabase> opened, uint64_t
     if (runSuffixes(db).empty())
         return fileError(db.name(), "is an SQLite database but not a rocpd database (it has no "
                                     "rocpd_string table)");
+    // Refused before anything is staged when it would not fit, rather than ended by the OOM
+    // killer half way through.
+    const MemoryGuard guard(options.memoryLimitBytes);
+    if (auto fits = guard.admit(db.name(), recordRows(db) * kPeakBytesPerRow + bytes,
+                                kSuggestSmallerTrace);
+        !fits)
+        return fits.error();
     control->addTotal(bytes);
     TraceBuilder builder;
     const bool rpd = isRpdDatabase(db);
@@ -386,24 +414,24 @@ Result<std::shared_ptr<Trace>> importRocpd(Result<NsysDatabase> opened, uint64_t
 } // namespace
 
 Result<std::shared_ptr<Trace>> readRocpd(const std::string &path, LoadControl *control,
-                                         const LoadOptions &)
+                                         const LoadOptions &options)
 {
     std::error_code ec;
     const uint64_t bytes = std::filesystem::file_size(path, ec);
     if (ec)
         return fileError(path, "cannot be read (" + ec.message() + ")");
-    return importRocpd(NsysDatabase::openFile(path), bytes, control);
+    return importRocpd(NsysDatabase::openFile(path), bytes, control, options);
 }
 
 Result<std::shared_ptr<Trace>> readRocpdBytes(const std::string &name, const void *data,
                                               size_t size, LoadControl *control,
-                                              const LoadOptions &)
+                                              const LoadOptions &options)
 {
     if (size < nsys::kSqliteMagic.size()
         || std::string_view(static_cast<const char *>(data), nsys::kSqliteMagic.size())
                != nsys::kSqliteMagic)
         return fileError(name, "is not an SQLite database (no \"SQLite format 3\" header)");
-    return importRocpd(NsysDatabase::openBytes(name, data, size), size, control);
+    return importRocpd(NsysDatabase::openBytes(name, data, size), size, control, options);
 }
 
 bool isRocpdDatabase(const std::string &path)

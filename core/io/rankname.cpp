@@ -1,6 +1,7 @@
 #include "core/io/rankname.h"
 
-#include <cctype>
+#include "core/base/asciilower.h"
+
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -9,9 +10,8 @@ namespace tracedesk::core {
 
 std::optional<int64_t> rankFromFileName(std::string_view path)
 {
-    std::string base = std::filesystem::path(std::string(path)).filename().string();
-    for (char &ch : base)
-        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string base =
+        asciiLower(std::filesystem::path(std::string(path)).filename().string());
     static const std::regex kNamed(R"((?:rank|worker)[-_]?(\d+))");
     static const std::regex kTrailing(R"([-_](\d+)(?:\.pt\.trace)?\.json(?:\.gz|\.zst)?$)");
     std::smatch m;

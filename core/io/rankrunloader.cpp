@@ -1,5 +1,6 @@
 #include "core/io/rankrunloader.h"
 
+#include "core/base/asciilower.h"
 #include "core/base/parallel.h"
 #include "core/io/chromejsonreader.h"
 #include "core/io/decompress.h"
@@ -21,12 +22,6 @@ namespace fs = std::filesystem;
 namespace tracedesk::core {
 
 namespace {
-
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
 
 bool endsWith(const std::string &s, std::string_view suffix)
 {
@@ -103,7 +98,7 @@ struct LoadedRank
 
 bool isKinetoTraceFile(const std::string &path)
 {
-    const std::string name = lower(fs::path(path).filename().string());
+    const std::string name = asciiLower(fs::path(path).filename().string());
     if (endsWith(name, ".pt.trace.json") || endsWith(name, ".pt.trace.json.gz")
         || endsWith(name, ".pt.trace.json.zst"))
         return true;

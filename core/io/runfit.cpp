@@ -1,5 +1,6 @@
 #include "core/io/runfit.h"
 
+#include "core/base/asciilower.h"
 #include "core/io/chromejsonreader.h"
 #include "core/io/decompress.h"
 #include "core/io/memoryguard.h"
@@ -18,9 +19,7 @@ constexpr uint64_t kGzipSizeWrap = uint64_t(1) << 32;
 
 bool isXSpacePath(const std::string &path)
 {
-    std::string name = std::filesystem::path(path).filename().string();
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string name = asciiLower(std::filesystem::path(path).filename().string());
     return name.size() > 10 && name.ends_with(".xplane.pb");
 }
 

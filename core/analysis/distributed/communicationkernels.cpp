@@ -1,9 +1,9 @@
 #include "core/analysis/distributed/communicationkernels.h"
 
 #include "core/analysis/kernels/kernelclass.h"
+#include "core/base/asciilower.h"
 
 #include <array>
-#include <cctype>
 #include <string>
 #include <utility>
 
@@ -18,9 +18,7 @@ bool isCommunicationOpName(std::string_view name)
 {
     if (isCommunicationKernelName(name))
         return true;
-    std::string lower(name);
-    for (char &c : lower)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = asciiLower(name);
     // The words with their separators dropped: "all-reduce", "all_reduce", "AllReduce".
     std::string squeezed;
     for (char c : lower) {

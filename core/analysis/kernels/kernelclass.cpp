@@ -1,5 +1,7 @@
 #include "core/analysis/kernels/kernelclass.h"
 
+#include "core/base/asciilower.h"
+
 #include <algorithm>
 #include <cctype>
 #include <span>
@@ -120,14 +122,6 @@ bool containsAny(std::string_view s, std::span<const std::string_view> needles)
 template<size_t N> bool containsAny(std::string_view s, const std::string_view (&needles)[N])
 {
     return containsAny(s, std::span<const std::string_view>(needles, N));
-}
-
-std::string lowered(std::string_view name)
-{
-    std::string out(name);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 // "convert" holds "conv": blank it out before the convolution words are looked for.
@@ -255,7 +249,7 @@ KernelClass classifyKernel(std::string_view name, SliceRole role)
 {
     if (role == SliceRole::Memcpy || role == SliceRole::Memset)
         return {KernelFamily::Memory, false};
-    const std::string n = lowered(name);
+    const std::string n = asciiLower(name);
     KernelClass out;
     out.family = familyLowered(n);
     out.tensorCore = tensorCoreLowered(n, out.family);
@@ -266,7 +260,7 @@ KernelFamily kernelFamily(std::string_view name, SliceRole role)
 {
     if (role == SliceRole::Memcpy || role == SliceRole::Memset)
         return KernelFamily::Memory;
-    return familyLowered(lowered(name));
+    return familyLowered(asciiLower(name));
 }
 
 bool usesTensorOrMatrixCores(std::string_view kernelName)
@@ -276,7 +270,7 @@ bool usesTensorOrMatrixCores(std::string_view kernelName)
 
 bool isCommunicationKernel(std::string_view kernelName)
 {
-    return isCommunicationLowered(lowered(kernelName));
+    return isCommunicationLowered(asciiLower(kernelName));
 }
 
 } // namespace tracedesk::core::analysis

@@ -1,7 +1,8 @@
 #include "core/analysis/pytorch/numberedsteps.h"
 
+#include "core/base/asciilower.h"
+
 #include <array>
-#include <cctype>
 
 namespace tracedesk::core::analysis::pytorch {
 
@@ -12,14 +13,6 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isSeparator(char c)
 {
     return c == ' ' || c == '_' || c == '-' || c == '#' || c == ':' || c == '=';
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 std::string_view trimmed(std::string_view s)
@@ -54,7 +47,7 @@ constexpr std::array<std::string_view, 6> kWords = {"global_step", "global step"
 
 std::optional<NumberedStepName> parseNumberedStepName(std::string_view name)
 {
-    const std::string text = lower(trimmed(name));
+    const std::string text = asciiLower(trimmed(name));
     std::string_view s = text;
     size_t prefix = 0;
     for (std::string_view train : {"training", "train"}) {

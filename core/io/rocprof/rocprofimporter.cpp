@@ -1,7 +1,8 @@
 #include "core/io/rocprof/rocprofimporter.h"
 
+#include "core/base/asciilower.h"
+
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace tracedesk::core::rocprof {
@@ -11,14 +12,6 @@ namespace {
 bool startsWith(std::string_view s, std::string_view prefix)
 {
     return s.substr(0, prefix.size()) == prefix;
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
 }
 
 // "MEMORY_COPY_HOST_TO_DEVICE" -> "Memcpy HtoD": named as Kineto and Nsight Systems name copies,
@@ -58,7 +51,7 @@ Domain domainOf(std::string_view domain, bool marker)
         return {"hsa_api", SliceRole::Runtime, "hsa_api"};
     if (startsWith(domain, "RCCL"))
         return {"rccl_api", SliceRole::None, "rccl_api"};
-    std::string c = domain.empty() ? std::string("api") : lower(domain);
+    std::string c = domain.empty() ? std::string("api") : asciiLower(domain);
     return {c, SliceRole::None, {}};
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/io/nsys/nsysdatabase.h"
 #include "core/io/rocprof/rocprofimporter.h"
+#include "core/io/rocprof/rocpdrows.h"
 #include "core/io/rocprof/rocprofreader.h"
 #include "core/io/rocprof/rpdtables.h"
 
@@ -26,8 +27,6 @@ using nsys::NsysDatabase;
 using nsys::NsysQuery;
 using namespace rocprof;
 
-constexpr uint64_t kTickRows = 4096;   // rows between cancel checks
-
 // The suffix of each run's tables, told by its string table.
 std::vector<std::string> runSuffixes(const NsysDatabase &db)
 {
@@ -43,7 +42,7 @@ class RocpdReader
 {
 public:
     RocpdReader(NsysDatabase &db, TraceBuilder &builder, LoadControl &control)
-        : m_db(db), m_builder(builder), m_control(control), m_importer(builder)
+        : m_db(db), m_builder(builder), m_importer(builder), m_rows(db, control)
     {}
 
     Result<bool> read();
@@ -63,8 +62,6 @@ private:
         return "(SELECT \"" + std::string(column) + "\" FROM " + table(base) + " WHERE id = " + id
                + ")";
     }
-    Result<bool> tick();
-    Result<bool> finish(const NsysQuery &q, std::string_view what);
     void scope(int64_t pid);
 
     void readProcesses();
@@ -77,26 +74,11 @@ private:
 
     NsysDatabase &m_db;
     TraceBuilder &m_builder;
-    LoadControl &m_control;
     RocprofImporter m_importer;
     std::string m_suffix;
-    uint64_t m_rows = 0;
+    RocpdRows m_rows;
     std::optional<int64_t> m_scope;
 };
-
-Result<bool> RocpdReader::tick()
-{
-    if (++m_rows % kTickRows == 0 && m_control.cancelRequested())
-        return Result<bool>::cancelled();
-    return true;
-}
-
-Result<bool> RocpdReader::finish(const NsysQuery &q, std::string_view what)
-{
-    if (q.failed())
-        return m_db.sqliteError("cannot be read: " + std::string(what));
-    return true;
-}
 
 void RocpdReader::scope(int64_t pid)
 {
@@ -202,7 +184,7 @@ Result<bool> RocpdReader::readDispatches()
                 + " FROM " + table("rocpd_kernel_dispatch") + " k ORDER BY k.\"start\"");
     std::string unnamed;
     while (q.next()) {
-        if (auto t = tick(); !t)
+        if (auto t = m_rows.tick(); !t)
             return t;
         KernelDispatch d;
         d.startNs = q.optInteger(0).value_or(0);
@@ -231,7 +213,7 @@ Result<bool> RocpdReader::readDispatches()
         d.sgprs = q.optInteger(21);
         m_importer.addDispatch(d);
     }
-    return finish(q, "table rocpd_kernel_dispatch");
+    return m_rows.finish(q, "rocpd_kernel_dispatch");
 }
 
 Result<bool> RocpdReader::readRegions()
@@ -247,7 +229,7 @@ Result<bool> RocpdReader::readRegions()
                           + lookup("rocpd_info_thread", "tid", "r.tid") + " FROM "
                           + table("rocpd_region") + " r ORDER BY r.\"start\"");
     while (q.next()) {
-        if (auto t = tick(); !t)
+        if (auto t = m_rows.tick(); !t)
             return t;
         ApiCall c;
         c.startNs = q.optInteger(0).value_or(0);
@@ -260,7 +242,7 @@ Result<bool> RocpdReader::readRegions()
         scope(c.pid);
         m_importer.addApiCall(c);
     }
-    return finish(q, "table rocpd_region");
+    return m_rows.finish(q, "rocpd_region");
 }
 
 Result<bool> RocpdReader::readCopies()
@@ -275,7 +257,7 @@ Result<bool> RocpdReader::readCopies()
                           + lookup("rocpd_info_process", "pid", "m.pid") + " FROM "
                           + table("rocpd_memory_copy") + " m ORDER BY m.\"start\"");
     while (q.next()) {
-        if (auto t = tick(); !t)
+        if (auto t = m_rows.tick(); !t)
             return t;
         MemoryCopy c;
         c.startNs = q.optInteger(0).value_or(0);
@@ -289,7 +271,7 @@ Result<bool> RocpdReader::readCopies()
         scope(q.optInteger(8).value_or(0));
         m_importer.addMemoryCopy(c);
     }
-    return finish(q, "table rocpd_memory_copy");
+    return m_rows.finish(q, "rocpd_memory_copy");
 }
 
 Result<bool> RocpdReader::readAllocations()
@@ -302,7 +284,7 @@ Result<bool> RocpdReader::readAllocations()
                           + " FROM " + table("rocpd_memory_allocate"));
     std::string operation, address;
     while (q.next()) {
-        if (auto t = tick(); !t)
+        if (auto t = m_rows.tick(); !t)
             return t;
         MemoryOperation m;
         m.startNs = q.optInteger(0).value_or(0);
@@ -321,7 +303,7 @@ Result<bool> RocpdReader::readAllocations()
         }
         m_importer.addMemoryOperation(m);
     }
-    return finish(q, "table rocpd_memory_allocate");
+    return m_rows.finish(q, "rocpd_memory_allocate");
 }
 
 Result<bool> RocpdReader::readCounters()
@@ -336,7 +318,7 @@ Result<bool> RocpdReader::readCounters()
                           + " k ON k.event_id = e.event_id GROUP BY e.event_id, i.name ORDER BY "
                             "k.\"start\"");
     while (q.next()) {
-        if (auto t = tick(); !t)
+        if (auto t = m_rows.tick(); !t)
             return t;
         CounterSample s;
         s.startNs = q.optInteger(0).value_or(0);
@@ -346,7 +328,7 @@ Result<bool> RocpdReader::readCounters()
         s.value = q.real(4);
         m_importer.addCounterSample(s);
     }
-    return finish(q, "table rocpd_pmc_event");
+    return m_rows.finish(q, "rocpd_pmc_event");
 }
 
 // What a row of a record table costs at the load's peak (as for Nsight Systems exports: its

@@ -1,5 +1,7 @@
 #include "core/io/rocprof/rpdtables.h"
 
+#include "core/io/rocprof/rocpdrows.h"
+
 #include <map>
 #include <string>
 
@@ -9,8 +11,6 @@ namespace {
 
 using nsys::NsysDatabase;
 using nsys::NsysQuery;
-
-constexpr uint64_t kTickRows = 4096; // rows between cancel checks
 
 bool startsWith(std::string_view s, std::string_view prefix)
 {
@@ -35,7 +35,7 @@ class RpdReader
 {
 public:
     RpdReader(NsysDatabase &db, RocprofImporter &importer, LoadControl &control, LoadInfo &info)
-        : m_db(db), m_importer(importer), m_control(control), m_info(info)
+        : m_db(db), m_importer(importer), m_info(info), m_rows(db, control)
     {}
 
     Result<bool> read()
@@ -54,19 +54,6 @@ public:
     }
 
 private:
-    Result<bool> tick()
-    {
-        if (++m_rows % kTickRows == 0 && m_control.cancelRequested())
-            return Result<bool>::cancelled();
-        return true;
-    }
-    Result<bool> finish(const NsysQuery &q, std::string_view table)
-    {
-        if (q.failed())
-            return m_db.sqliteError("cannot be read: table " + std::string(table));
-        return true;
-    }
-
     // Time 0 is the earliest call or operation (records of 0 were never completed).
     void setOrigin()
     {
@@ -97,7 +84,7 @@ private:
                               + "\" a LEFT JOIN rocpd_string n ON n.id = a.apiName_id LEFT JOIN "
                                 "rocpd_string g ON g.id = a.args_id ORDER BY a.start");
         while (q.next()) {
-            if (auto t = tick(); !t)
+            if (auto t = m_rows.tick(); !t)
                 return t;
             ApiCall c;
             c.pid = q.optInteger(1).value_or(0);
@@ -119,7 +106,7 @@ private:
             }
             m_importer.addApiCall(c);
         }
-        return finish(q, table);
+        return m_rows.finish(q, table);
     }
     Result<bool> readApis() { return readApiTable("rocpd_api", true); }
     Result<bool> readHsaApis() { return readApiTable("rocpd_hsaApi", false); }
@@ -156,7 +143,7 @@ private:
         NsysQuery q(m_db, sql);
         std::string named;
         while (q.next()) {
-            if (auto t = tick(); !t)
+            if (auto t = m_rows.tick(); !t)
                 return t;
             const int64_t start = q.optInteger(0).value_or(0);
             const std::optional<int64_t> end = q.optInteger(1);
@@ -203,7 +190,7 @@ private:
             d.scratchBytes = q.optInteger(14);
             m_importer.addDispatch(d);
         }
-        return finish(q, "rocpd_op");
+        return m_rows.finish(q, "rocpd_op");
     }
 
     Result<bool> readMonitor()
@@ -214,7 +201,7 @@ private:
                                                                         "start", "end", "value"})
                               + " FROM rocpd_monitor ORDER BY start");
         while (q.next()) {
-            if (auto t = tick(); !t)
+            if (auto t = m_rows.tick(); !t)
                 return t;
             CounterSample s;
             s.agent = q.optInteger(0).value_or(0);
@@ -224,14 +211,13 @@ private:
             s.value = q.real(4);
             m_importer.addCounterSample(s);
         }
-        return finish(q, "rocpd_monitor");
+        return m_rows.finish(q, "rocpd_monitor");
     }
 
     NsysDatabase &m_db;
     RocprofImporter &m_importer;
-    LoadControl &m_control;
     LoadInfo &m_info;
-    uint64_t m_rows = 0;
+    RocpdRows m_rows;
     uint64_t m_idlePackets = 0;
 };
 

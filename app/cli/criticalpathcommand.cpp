@@ -187,7 +187,8 @@ int runCriticalPath(int argc, char **argv)
         window = stepWindow(*ranked, *index, int64_t(step));
         if (!window)
             return fail("critical-path: " + args.positional.front() + " has no ProfilerStep#" +
-                        std::to_string(step) + " nor an XProf step " + std::to_string(step));
+                        std::to_string(step) + ", numbered step range " + std::to_string(step)
+                        + " nor XProf step " + std::to_string(step));
     } else if (args.has("annotation")) {
         window = annotationWindow(t, *index, args.value("annotation"), size_t(instance));
         if (!window)

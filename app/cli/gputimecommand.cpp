@@ -215,7 +215,8 @@ int runGpuTime(int argc, char **argv)
         window = stepWindow(*ranked, *index, int64_t(step));
         if (!window)
             return fail("gpu-time: " + args.positional.front() + " has no ProfilerStep#"
-                        + std::to_string(step) + " nor an XProf step " + std::to_string(step));
+                        + std::to_string(step) + ", numbered step range " + std::to_string(step)
+                        + " nor XProf step " + std::to_string(step));
     }
     const GpuTimeReport report = gpuTimeReport(ranked->trace(), *index, window);
     if (json)

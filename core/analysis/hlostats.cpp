@@ -126,15 +126,16 @@ HloStats buildHloStats(const OpMetricsDb &device, const PerfEnv &env,
                 r.gflopsPerSecond = flops / ns;
                 if (estimates.empty())
                     r.modelGflopsPerSecond = m->modelFlops / ns;
-                r.memoryBwGibPerSecond = bytes / ns * 1e9 / kGiB;
-                // HBM and on-chip memories from the op's breakdown where the profile has one
+                const auto gibPerSecond = [ns](double b) { return b / ns * 1e9 / kGiB; };
+                r.memoryBwGibPerSecond = gibPerSecond(bytes);
+                // HBM and on-chip memories from the op's recorded breakdown where it has one
                 // (XProf's hbm_bw); else every byte is taken as HBM's.
-                const auto &mem = m->memoryBytes;
-                r.hbmBwGibPerSecond = estimates.empty() && mem ? mem->hbm / ns * 1e9 / kGiB
-                                                               : *r.memoryBwGibPerSecond;
-                if (estimates.empty() && mem) {
-                    r.cmemReadBwGibPerSecond = mem->cmemRead / ns * 1e9 / kGiB;
-                    r.cmemWriteBwGibPerSecond = mem->cmemWrite / ns * 1e9 / kGiB;
+                const OpMemoryBytes *mem =
+                    estimates.empty() && m->memoryBytes ? &*m->memoryBytes : nullptr;
+                r.hbmBwGibPerSecond = gibPerSecond(mem ? mem->hbm : bytes);
+                if (mem) {
+                    r.cmemReadBwGibPerSecond = gibPerSecond(mem->cmemRead);
+                    r.cmemWriteBwGibPerSecond = gibPerSecond(mem->cmemWrite);
                 }
             }
             if (bytes > 0)

@@ -127,7 +127,7 @@ struct Walker
 
 void analysePlane(const Trace &trace, const Plane &plane, const std::vector<KindInfo> &kinds,
                   const std::vector<uint32_t> &kindIndex, StringId idKey, StringId parentKey,
-                  StringId elementKey, TfDataAnalysis *out,
+                  StringId elementKey, TfDataExecutions keep, TfDataAnalysis *out,
                   std::map<std::string, std::vector<TfDataPipeline>> *byHost)
 {
     std::vector<Event> events;
@@ -246,6 +246,7 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
         p.id = id;
         p.device = device.count(id) != 0;
         TimePs total = 0;
+        p.firstStart = events[rootEvents.front()].start;
         for (uint32_t r : rootEvents) {
             Walker w{kinds, events, {}};
             w.visit(r, 0, true);
@@ -261,15 +262,20 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
             }
             total += x.duration;
             p.slowCalls += x.duration > kTfDataSlowCallPs ? 1 : 0;
-            p.executions.push_back(std::move(x));
+            p.firstStart = std::min(p.firstStart, x.start);
+            p.minLatency = p.calls == 0 ? x.duration : std::min(p.minLatency, x.duration);
+            ++p.calls;
+            // The stable sort below keeps the first of equally slow executions first.
+            if (keep == TfDataExecutions::All || p.executions.empty())
+                p.executions.push_back(std::move(x));
+            else if (x.duration > p.executions.front().duration)
+                p.executions.front() = std::move(x);
         }
-        p.calls = int64_t(p.executions.size());
         std::stable_sort(p.executions.begin(), p.executions.end(),
                          [](const TfDataExecution &a, const TfDataExecution &b) {
                              return a.duration > b.duration;
                          });
         p.maxLatency = p.executions.front().duration;
-        p.minLatency = p.executions.back().duration;
         p.avgLatency = total / p.calls;
         list.push_back(std::move(p));
     }
@@ -397,7 +403,7 @@ std::string noActivitySummary(const Trace &trace)
 
 } // namespace
 
-TfDataAnalysis computeTfData(const Trace &trace)
+TfDataAnalysis computeTfData(const Trace &trace, TfDataExecutions keep)
 {
     TfDataAnalysis out;
     std::vector<KindInfo> kinds;
@@ -439,18 +445,13 @@ TfDataAnalysis computeTfData(const Trace &trace)
         if (plane.kind == PlaneKind::Device || plane.kind == PlaneKind::Metadata)
             continue;
         checkCancelled();
-        analysePlane(trace, plane, kinds, kindIndex, idKey, parentKey, elementKey, &out, &byHost);
+        analysePlane(trace, plane, kinds, kindIndex, idKey, parentKey, elementKey, keep, &out,
+                     &byHost);
     }
     for (auto &[host, list] : byHost) {
-        auto firstStart = [](const TfDataPipeline &p) {
-            TimePs first = p.executions.front().start;
-            for (const auto &x : p.executions)
-                first = std::min(first, x.start);
-            return first;
-        };
         std::stable_sort(list.begin(), list.end(),
                          [&](const TfDataPipeline &a, const TfDataPipeline &b) {
-                             return firstStart(a) < firstStart(b);
+                             return a.firstStart < b.firstStart;
                          });
         int hostN = 0, deviceN = 0;
         for (TfDataPipeline &p : list) {
@@ -501,6 +502,22 @@ std::shared_ptr<const TfDataAnalysis> tfDataAnalysis(AnalysisCache &cache)
 {
     return cache.get<TfDataAnalysis>(
         [](AnalysisCache &c) { return computeTfData(c.trace()); });
+}
+
+namespace {
+// The cache's key for the slowest-executions variant.
+struct TfDataSlowest
+{
+    TfDataAnalysis analysis;
+};
+} // namespace
+
+std::shared_ptr<const TfDataAnalysis> tfDataSlowestAnalysis(AnalysisCache &cache)
+{
+    const auto slowest = cache.get<TfDataSlowest>([](AnalysisCache &c) {
+        return TfDataSlowest{computeTfData(c.trace(), TfDataExecutions::Slowest)};
+    });
+    return {slowest, &slowest->analysis};
 }
 
 } // namespace tracedesk::core::analysis

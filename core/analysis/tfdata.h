@@ -71,10 +71,12 @@ struct TfDataPipeline
     std::string name;              // Host:<n> / Device:<n>, numbered per host by first start
     int64_t calls = 0;
     int64_t slowCalls = 0;         // executions longer than kTfDataSlowCallPs
+    TimePs firstStart = 0;         // the earliest execution's start
     TimePs minLatency = 0;
     TimePs avgLatency = 0;         // integer mean
     TimePs maxLatency = 0;
-    std::vector<TfDataExecution> executions;    // longest first
+    // Longest first; only the slowest with TfDataExecutions::Slowest (calls still counts all).
+    std::vector<TfDataExecution> executions;
 };
 
 // One row of the cross-host bottleneck table: the slowest execution of a HOST pipeline.
@@ -107,7 +109,14 @@ std::string_view tfDataBottleneckTypeName(TfDataBottleneckType type);
 // Plain-text numbered recommendation lines (newline separated) with links spelled out.
 std::string tfDataSuggestion(TfDataBottleneckType type);
 
-TfDataAnalysis computeTfData(const Trace &trace);
+// Which executions a pipeline keeps. Every statistic and the bottleneck table are the same
+// either way; a view that shows each pipeline's slowest execution need not hold millions of
+// others (a 100M-event profile has over a million, a quarter of a gigabyte).
+enum class TfDataExecutions { All, Slowest };
+
+TfDataAnalysis computeTfData(const Trace &trace, TfDataExecutions keep = TfDataExecutions::All);
 std::shared_ptr<const TfDataAnalysis> tfDataAnalysis(AnalysisCache &cache);
+// The analysis with each pipeline's slowest execution only, cached on its own.
+std::shared_ptr<const TfDataAnalysis> tfDataSlowestAnalysis(AnalysisCache &cache);
 
 } // namespace tracedesk::core::analysis

@@ -119,6 +119,56 @@ private slots:
         QCOMPARE(a.iteratorEvents, uint64_t(4));
     }
 
+    // A view of each pipeline's slowest execution gets every statistic of the full analysis
+    // but keeps one execution: the first of the equally slowest ones. Pipeline 1 starts first
+    // (Host:0) though its slowest execution starts after pipeline 7's only one.
+    void slowestExecutionOnly()
+    {
+        auto trace = build(1, {
+            {0, "Iterator::Batch", 0, 30 * kUs, {{"id", 1}}},
+            {0, "Iterator::Batch", 100 * kUs, 60 * kUs, {{"id", 7}}},
+            {0, "Iterator::Batch", 200 * kUs, 100 * kUs, {{"id", 1}}},
+            {0, "Iterator::Batch::Map", 210 * kUs, 60 * kUs, {{"id", 2}, {"parent_id", 1}}},
+            {0, "Iterator::Batch", 400 * kUs, 100 * kUs, {{"id", 1}}},
+        });
+        const TfDataAnalysis all = computeTfData(*trace);
+        const TfDataAnalysis slowest = computeTfData(*trace, TfDataExecutions::Slowest);
+        QCOMPARE(slowest.pipelines.size(), size_t(2));
+        QCOMPARE(all.pipelines.size(), size_t(2));
+        const TfDataPipeline &p = slowest.pipelines[0];
+        QCOMPARE(p.name, std::string("Host:0"));
+        QCOMPARE(p.id, int64_t(1));
+        QCOMPARE(p.calls, int64_t(3));
+        QCOMPARE(p.slowCalls, int64_t(2));
+        QCOMPARE(p.minLatency, 30 * kUs);
+        QCOMPARE(p.avgLatency, 230 * kUs / 3);
+        QCOMPARE(p.maxLatency, 100 * kUs);
+        QCOMPARE(p.firstStart, TimePs(0));
+        QCOMPARE(p.executions.size(), size_t(1));
+        QCOMPARE(p.executions[0].start, 200 * kUs);
+        QCOMPARE(p.executions[0].iterators.size(), size_t(2));
+        QCOMPARE(p.executions[0].bottleneckId, int64_t(2));
+        QCOMPARE(slowest.pipelines[1].name, std::string("Host:1"));
+        QCOMPARE(slowest.pipelines[1].executions.size(), size_t(1));
+        QCOMPARE(all.pipelines[0].executions.size(), size_t(3));
+        QCOMPARE(all.pipelines[0].executions[0].start, 200 * kUs);
+        for (size_t i = 0; i < 2; ++i) {
+            const TfDataPipeline &a = all.pipelines[i], &b = slowest.pipelines[i];
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.calls, a.calls);
+            QCOMPARE(b.slowCalls, a.slowCalls);
+            QCOMPARE(b.minLatency, a.minLatency);
+            QCOMPARE(b.avgLatency, a.avgLatency);
+            QCOMPARE(b.maxLatency, a.maxLatency);
+            QCOMPARE(b.firstStart, a.firstStart);
+            QCOMPARE(b.executions[0].start, a.executions[0].start);
+        }
+        QCOMPARE(slowest.bottlenecks.size(), all.bottlenecks.size());
+        QCOMPARE(slowest.bottlenecks[0].iteratorName, std::string("Map"));
+        QCOMPARE(slowest.bottlenecks[0].iteratorLatency, all.bottlenecks[0].iteratorLatency);
+        QCOMPARE(slowest.summary, all.summary);
+    }
+
     // Iterator names are held once per distinct name by the analysis itself: they stay readable
     // after the trace is gone, and in a copy after the original is gone.
     void iteratorNamesOutliveTheTrace()

@@ -157,7 +157,7 @@ void TfDataPanel::recompute()
     }
     m_status->setText(tr("Computing..."));
     AnalysisCachePtr cache = m_cache;
-    m_compute.start([cache] { return tfDataAnalysis(*cache); });
+    m_compute.start([cache] { return tfDataSlowestAnalysis(*cache); });
 }
 
 void TfDataPanel::showAnalysis(std::shared_ptr<const TfDataAnalysis> result)

@@ -265,8 +265,11 @@ void FlameGraphPanel::recompute()
                 return out;
             }
             auto topDown = std::make_shared<const core::FlameGraph>(std::move(built).value());
+            // The inverted graph keeps the top-down one's names and their indices.
+            const FlameTree::Names names(topDown, &topDown->names);
             out.tree = std::make_shared<const FlameTree>(
-                FlameTree::fromGraph(inverted ? core::invertFlameGraph(*topDown) : *topDown));
+                inverted ? FlameTree::fromGraph(core::invertFlameGraph(*topDown), names)
+                         : FlameTree::fromGraph(*topDown, names));
             out.topDown = std::move(topDown);
             out.what = what;
             return out;
@@ -296,7 +299,8 @@ void FlameGraphPanel::recomputeGpuTime()
             const auto capture = pt::graphCaptureAttribution(*cache);
             auto topDown = std::make_shared<const core::FlameGraph>(
                 pt::deviceTimeFlameGraph(cache->trace(), *tree, capture.get()));
-            out.tree = std::make_shared<const FlameTree>(FlameTree::fromGraph(*topDown));
+            out.tree = std::make_shared<const FlameTree>(
+                FlameTree::fromGraph(*topDown, FlameTree::Names(topDown, &topDown->names)));
             out.topDown = std::move(topDown);
             out.what = capture->hasCapture
                            ? tr("GPU time by operator, replayed graph kernels under the "

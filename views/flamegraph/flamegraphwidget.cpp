@@ -94,9 +94,9 @@ void FlameGraphWidget::setSearch(const QString &text)
     m_matchCount = 0;
     m_matchedTime = 0;
     if (m_tree && !text.isEmpty()) {
-        std::vector<uint8_t> nameMatches(size_t(m_tree->names.size()), 0);
-        for (int i = 1; i < m_tree->names.size(); ++i)
-            nameMatches[size_t(i)] = m_tree->names[i].contains(text, Qt::CaseInsensitive);
+        std::vector<uint8_t> nameMatches(m_tree->nameCount(), 0);
+        for (uint32_t i = 1; i < nameMatches.size(); ++i)
+            nameMatches[i] = m_tree->nameText(i).contains(text, Qt::CaseInsensitive);
         // Nodes come after their parents, so one forward pass knows whether an ancestor matched.
         std::vector<uint8_t> under(m_tree->nodes.size(), 0);
         for (uint32_t n = 1; n < m_tree->nodes.size(); ++n) {

@@ -20,17 +20,19 @@ std::vector<uint32_t> FlameTree::pathTo(uint32_t node) const
 
 namespace {
 
-// What a plain and a differential graph share: names (the root reads "all") and each node's
-// place in the tree and width; `fill` adds the node's own times.
+// What a plain and a differential graph share: names and each node's place in the tree and
+// width; `fill` adds the node's own times.
 template<typename Graph, typename Fill>
-FlameTree treeOf(const Graph &graph, Fill &&fill)
+FlameTree treeOf(const Graph &graph, FlameTree::Names names, Fill &&fill)
 {
     FlameTree tree;
-    for (const std::string &name : graph.names)
-        tree.names << toQString(name);
-    if (!tree.names.isEmpty())
-        tree.names[0] = QObject::tr("all");
+    tree.names = names ? std::move(names) : std::make_shared<const std::vector<std::string>>(
+                                                graph.names);
     tree.nodes.reserve(graph.nodes.size());
+    size_t links = 0;
+    for (const auto &from : graph.nodes)
+        links += from.children.size();
+    tree.childList.reserve(links);
     for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
         const auto &from = graph.nodes[i];
         FlameTree::Node n;
@@ -38,19 +40,28 @@ FlameTree treeOf(const Graph &graph, Fill &&fill)
         n.parent = from.parent;
         n.depth = from.depth;
         n.width = graph.width(i);
-        n.children = from.children;
+        n.firstChild = uint32_t(tree.childList.size());
+        n.childCount = uint32_t(from.children.size());
+        tree.childList.insert(tree.childList.end(), from.children.begin(), from.children.end());
         fill(from, n);
         tree.maxDepth = std::max(tree.maxDepth, n.depth);
-        tree.nodes.push_back(std::move(n));
+        tree.nodes.push_back(n);
     }
     return tree;
 }
 
 } // namespace
 
-FlameTree FlameTree::fromGraph(const core::FlameGraph &graph)
+QString FlameTree::nameText(uint32_t index) const
 {
-    FlameTree tree = treeOf(graph, [](const core::FlameNode &from, Node &n) {
+    if (index == 0)
+        return QObject::tr("all");
+    return names && index < names->size() ? toQString((*names)[index]) : QString();
+}
+
+FlameTree FlameTree::fromGraph(const core::FlameGraph &graph, Names names)
+{
+    FlameTree tree = treeOf(graph, std::move(names), [](const core::FlameNode &from, Node &n) {
         n.wall = from.wall;
         n.self = from.self;
         n.count = from.count;
@@ -61,7 +72,7 @@ FlameTree FlameTree::fromGraph(const core::FlameGraph &graph)
 
 FlameTree FlameTree::fromDiff(const core::FlameDiff &diff)
 {
-    FlameTree tree = treeOf(diff, [](const core::DiffNode &from, Node &n) {
+    FlameTree tree = treeOf(diff, {}, [](const core::DiffNode &from, Node &n) {
         n.wall = from.wallA + from.wallB;
         n.self = from.selfA + from.selfB;
         n.a = from.wallA;
@@ -102,7 +113,7 @@ std::vector<FlameRect> layoutFlame(const FlameTree &tree, uint32_t focus, double
             continue;
         out.push_back({item.node, item.x, w, n.depth, false});
         double x = item.x;
-        for (uint32_t c : n.children) {
+        for (uint32_t c : tree.children(item.node)) {
             stack.push_back({c, x});
             x += double(tree.nodes[c].width) * scale;
         }

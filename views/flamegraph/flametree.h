@@ -12,39 +12,57 @@
 #include "core/query/flamegraph.h"
 
 #include <QString>
-#include <QStringList>
 
+#include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace tracedesk::views {
 
 struct FlameTree
 {
+    // Names are shared with the graph the tree was made from and read as text on demand: a
+    // trace with 640k distinct names would otherwise hold each twice, once as UTF-16.
+    using Names = std::shared_ptr<const std::vector<std::string>>;
+
     struct Node
     {
         uint32_t name = 0; // index into names
         uint32_t parent = 0;
         uint32_t depth = 0;
+        uint32_t childCount = 0;
         core::TimePs width = 0; // what the layout divides
         core::TimePs wall = 0;  // wall of A + B in a differential tree
         core::TimePs self = 0;
         uint64_t count = 0;
         core::TimePs a = 0; // differential: wall in A and in B
         core::TimePs b = 0;
-        std::vector<uint32_t> children;
+        uint32_t firstChild = 0; // into childList; a node's children are adjacent there
     };
-    QStringList names; // names[0] is the root's label
+    Names names; // names[0] is the root's ""
     std::vector<Node> nodes;
+    std::vector<uint32_t> childList;
     bool inverted = false;
     bool differential = false;
     uint32_t maxDepth = 0;
 
     bool empty() const { return nodes.size() <= 1; }
-    const QString &nameOf(uint32_t node) const { return names[int(nodes[node].name)]; }
+    size_t nameCount() const { return names ? names->size() : 0; }
+    // Name `index` as text; the root's reads "all".
+    QString nameText(uint32_t index) const;
+    QString nameOf(uint32_t node) const { return nameText(nodes[node].name); }
+    std::span<const uint32_t> children(uint32_t node) const
+    {
+        const Node &n = nodes[node];
+        return {childList.data() + n.firstChild, n.childCount};
+    }
     // The root first, down to `node`.
     std::vector<uint32_t> pathTo(uint32_t node) const;
 
-    static FlameTree fromGraph(const core::FlameGraph &graph);
+    // `names`, when given, are the graph's names held elsewhere (the same indices, e.g. those
+    // of the top-down graph an inverted one was made from); else the tree copies them.
+    static FlameTree fromGraph(const core::FlameGraph &graph, Names names = {});
     static FlameTree fromDiff(const core::FlameDiff &diff);
 };
 

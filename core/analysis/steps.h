@@ -16,6 +16,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/eventgrouping.h"
+#include "core/base/rarevalue.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -110,7 +111,7 @@ struct StepInfo
     TimePs duration = 0;            // TPU: max over cores
     std::array<TimePs, kEventTypeCount> typePs{};   // GPU/CPU only
     std::vector<TpuCoreStep> cores;                 // TPU only
-    TpuStepDetails tpu;                             // TPU only
+    RareValue<TpuStepDetails> tpu;                  // TPU only (held when set)
 
     TimePs type(EventType t) const { return typePs[size_t(t)]; }
 };

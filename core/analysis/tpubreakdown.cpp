@@ -157,7 +157,7 @@ std::vector<StepInfo> computeTpuSteps(const Trace &trace, const StepGroups &grou
 
     std::vector<StepInfo> out;
     for (auto &[g, s] : byGroup) {
-        TpuStepDetails &d = s.tpu;
+        TpuStepDetails &d = s.tpu.edit();
         bool first = true;
         TimePs minCrs = 0, maxCrs = 0, maxInfeed = -1;
         double pctSum = 0;
@@ -211,14 +211,14 @@ TpuStepTimeBreakdown tpuStepTimeBreakdown(const StepDb &db)
         r.stepName = s.name;
         r.begin = s.begin;
         r.stepTimeMs = ms(s.duration);
-        r.computeMs = s.tpu.tcComputeMs;
-        r.allReduceComputeMs = s.tpu.allReduceComputeMs;
-        r.allReduceSyncMs = s.tpu.allReduceSyncMs;
-        r.infeedMs = s.tpu.tcInfeedMs;
-        r.outfeedMs = s.tpu.tcOutfeedMs;
-        r.idleMs = s.tpu.tcIdleMs;
+        r.computeMs = s.tpu->tcComputeMs;
+        r.allReduceComputeMs = s.tpu->allReduceComputeMs;
+        r.allReduceSyncMs = s.tpu->allReduceSyncMs;
+        r.infeedMs = s.tpu->tcInfeedMs;
+        r.outfeedMs = s.tpu->tcOutfeedMs;
+        r.idleMs = s.tpu->tcIdleMs;
         b.steps.push_back(r);
-        pct.push_back(s.tpu.infeedPercentAverage);
+        pct.push_back(s.tpu->infeedPercentAverage);
     }
     auto column = [&](double TpuStepRow::*m) {
         std::vector<double> v;

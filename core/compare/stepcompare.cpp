@@ -59,7 +59,7 @@ std::vector<double> stepCategoryValues(analysis::StepHardware hardware,
                                        const analysis::StepInfo &step)
 {
     if (hardware == analysis::StepHardware::Tpu) {
-        const analysis::TpuStepDetails &t = step.tpu;
+        const analysis::TpuStepDetails &t = *step.tpu;
         return {t.tcComputeMs, t.tcIdleMs, t.tcInfeedMs, t.tcOutfeedMs,
                 t.allReduceComputeMs + t.allReduceSyncMs, t.hostTransferMs};
     }

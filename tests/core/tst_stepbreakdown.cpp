@@ -101,6 +101,11 @@ void TestStepBreakdown::gpuFixtureCategoriesSum()
         QVERIFY(d.deviceComputeMs > 0);
     }
     QCOMPARE(b.stepTime.count, int(b.steps.size()));
+    // GPU steps hold no TPU details: they read as zeros and take no memory.
+    for (const StepInfo &s : stepDb(cache)->steps) {
+        QVERIFY(!s.tpu.isSet());
+        QCOMPARE(s.tpu->tcComputeMs, 0.0);
+    }
 }
 
 void TestStepBreakdown::tpuBreakdown()
@@ -154,13 +159,18 @@ void TestStepBreakdown::tpuBreakdown()
     // Core 0: step = compute 500 + infeed 100 + idle 400; core 1: crs 400 + idle 600.
     QCOMPARE(c0.tcBusyPs + c0.tcIdlePs, TimePs(1000));
     QCOMPARE(c1.tcBusyPs + c1.tcIdlePs, TimePs(1000));
-    QCOMPARE(s.tpu.tcComputeMs, 0.0);             // min over cores (core 1 computes nothing)
-    QCOMPARE(s.tpu.tcIdleMs, 400 / 1e9);          // min over cores
-    QCOMPARE(s.tpu.tcInfeedMs, 100 / 1e9);        // max over cores
-    QCOMPARE(s.tpu.coreIdMaxInfeed, int64_t(10));
-    QCOMPARE(s.tpu.allReduceComputeMs, 0.0);
-    QCOMPARE(s.tpu.allReduceSyncMs, 400 / 1e9);
-    QCOMPARE(s.tpu.infeedPercentAverage, 5.0);
+    QCOMPARE(s.tpu->tcComputeMs, 0.0);             // min over cores (core 1 computes nothing)
+    QCOMPARE(s.tpu->tcIdleMs, 400 / 1e9);          // min over cores
+    QCOMPARE(s.tpu->tcInfeedMs, 100 / 1e9);        // max over cores
+    QCOMPARE(s.tpu->coreIdMaxInfeed, int64_t(10));
+    QCOMPARE(s.tpu->allReduceComputeMs, 0.0);
+    QCOMPARE(s.tpu->allReduceSyncMs, 400 / 1e9);
+    QCOMPARE(s.tpu->infeedPercentAverage, 5.0);
+    // A copy of the step is a copy of its details, not a second view of them.
+    StepInfo copy = s;
+    copy.tpu.edit().tcIdleMs = 1;
+    QCOMPARE(s.tpu->tcIdleMs, 400 / 1e9);
+    QCOMPARE(copy.tpu->tcInfeedMs, 100 / 1e9);
     const auto t = tpuStepTimeBreakdown(*db);
     QCOMPARE(t.steps.size(), size_t(1));
     QCOMPARE(t.stepTime.average, 1000 / 1e9);

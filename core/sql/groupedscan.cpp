@@ -7,10 +7,11 @@ namespace tracedesk::core::sql {
 
 namespace {
 constexpr uint64_t kMaxPasses = 8;
+constexpr uint16_t kNoBatch = UINT16_MAX;
 } // namespace
 
 GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, GroupKey key,
-                                   bool descending, size_t bufferLimit)
+                                   bool descending, GroupPart part, size_t bufferLimit)
     : m_trace(trace)
     , m_ids(ids)
     , m_capacity(std::max<size_t>(1, bufferLimit))
@@ -49,12 +50,36 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
         for (uint32_t k : kinds)
             ++m_countOfRank[m_rankOfKind[k]];
     }
+    // This part's ranks: [first rank whose slices before reach index/count of all, the next
+    // part's first).
+    const uint32_t parts = std::max<uint32_t>(1, part.count);
+    const uint32_t index = std::min(part.index, parts - 1);
+    auto cut = [&](uint32_t k) {
+        if (k >= parts)
+            return uint32_t(m_countOfRank.size());
+        const auto target = static_cast<unsigned __int128>(slices) * k;
+        uint64_t before = 0;
+        uint32_t r = 0;
+        while (r < m_countOfRank.size() && static_cast<unsigned __int128>(before) * parts < target)
+            before += m_countOfRank[r++];
+        return r;
+    };
+    const uint32_t firstRank = cut(index), endRank = cut(index + 1);
+    uint64_t partSlices = 0;
+    for (uint32_t r = firstRank; r < endRank; ++r)
+        partSlices += m_countOfRank[r];
     // Each batch is one pass over every kind column: a few large batches beat many small ones.
-    m_capacity = std::max<size_t>(m_capacity, size_t((slices + kMaxPasses - 1) / kMaxPasses));
+    // A buffer holds an eighth of the slices, or of twice a part's share when split: each part
+    // then makes about four passes, on its own core, and the parts' buffers together take
+    // 4 bytes per slice (2 unsplit).
+    const uint64_t passesOverAll = kMaxPasses * std::max<uint64_t>(1, parts / 2);
+    m_capacity =
+        std::max<size_t>(m_capacity, size_t((slices + passesOverAll - 1) / passesOverAll));
+    m_capacity = std::min<size_t>(m_capacity, std::max<uint64_t>(partSlices, 1));
     // Consecutive ranks up to a buffer; a larger rank alone.
-    uint32_t lo = 0;
+    uint32_t lo = firstRank;
     uint64_t inBatch = 0;
-    for (uint32_t r = 0; r < m_countOfRank.size(); ++r) {
+    for (uint32_t r = firstRank; r < endRank; ++r) {
         const uint64_t n = m_countOfRank[r];
         if (inBatch > 0 && inBatch + n > m_capacity) {
             m_batches.emplace_back(lo, r);
@@ -63,14 +88,24 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
         }
         inBatch += n;
     }
-    if (lo < m_countOfRank.size())
-        m_batches.emplace_back(lo, uint32_t(m_countOfRank.size()));
-    if (slices == 0)
+    if (lo < endRank)
+        m_batches.emplace_back(lo, endRank);
+    // Two consecutive batches hold more than a buffer, and a buffer is at least an eighth of
+    // the part: a few dozen batches at most.
+    m_batchOfKind.assign(trace.kinds.size(), kNoBatch);
+    for (size_t k = 0; k < m_rankOfKind.size(); ++k) {
+        const uint32_t r = m_rankOfKind[k];
+        const auto in = std::upper_bound(m_batches.begin(), m_batches.end(), r,
+                                         [](uint32_t v, const auto &b) { return v < b.second; });
+        if (in != m_batches.end() && r >= in->first)
+            m_batchOfKind[k] = uint16_t(in - m_batches.begin());
+    }
+    if (partSlices == 0)
         return;
 
     m_free = {&m_buffers[0]};
     m_buffers[0].data.reset(new Position[m_capacity]);
-    if (slices <= m_capacity) {
+    if (partSlices <= m_capacity) {
         produce(); // one batch, one buffer: no thread to wait for
         return;
     }
@@ -137,13 +172,14 @@ void GroupedSliceScan::publish(Buffer *buffer)
 
 bool GroupedSliceScan::produce()
 {
-    for (const auto &[lo, hi] : m_batches) {
+    for (uint16_t b = 0; b < m_batches.size(); ++b) {
+        const auto [lo, hi] = m_batches[b];
         uint64_t total = 0;
         for (uint32_t r = lo; r < hi; ++r)
             total += m_countOfRank[r];
         if (total == 0)
             continue;
-        const bool ok = total > m_capacity ? streamRank(lo) : sortBatch(lo, hi, total);
+        const bool ok = total > m_capacity ? streamRank(b) : sortBatch(b, total);
         if (!ok)
             return false;
     }
@@ -151,11 +187,12 @@ bool GroupedSliceScan::produce()
 }
 
 // Counting sort of the batch's slices by rank into one buffer.
-bool GroupedSliceScan::sortBatch(uint32_t lo, uint32_t hi, uint64_t total)
+bool GroupedSliceScan::sortBatch(uint16_t batch, uint64_t total)
 {
     Buffer *buffer = acquireFree();
     if (!buffer)
         return false;
+    const auto [lo, hi] = m_batches[batch];
     std::vector<uint64_t> offset(hi - lo + 1, 0);
     for (uint32_t r = lo; r < hi; ++r)
         offset[r - lo + 1] = offset[r - lo] + m_countOfRank[r];
@@ -164,9 +201,8 @@ bool GroupedSliceScan::sortBatch(uint32_t lo, uint32_t hi, uint64_t total)
     for (uint32_t s = 0; s < spans.size(); ++s) {
         const auto &kinds = m_trace.tracks[spans[s].track].rows[spans[s].row].kind;
         for (uint32_t i = 0; i < kinds.size(); ++i) {
-            const uint32_t r = m_rankOfKind[kinds[i]];
-            if (r >= lo && r < hi)
-                out[offset[r - lo]++] = {s, i};
+            if (m_batchOfKind[kinds[i]] == batch)
+                out[offset[m_rankOfKind[kinds[i]] - lo]++] = {s, i};
         }
     }
     buffer->size = size_t(total);
@@ -174,8 +210,8 @@ bool GroupedSliceScan::sortBatch(uint32_t lo, uint32_t hi, uint64_t total)
     return true;
 }
 
-// One rank larger than a buffer: its positions in id order, a buffer at a time.
-bool GroupedSliceScan::streamRank(uint32_t rank)
+// A batch of one rank larger than a buffer: its positions in id order, a buffer at a time.
+bool GroupedSliceScan::streamRank(uint16_t batch)
 {
     Buffer *buffer = nullptr;
     size_t filled = 0;
@@ -183,7 +219,7 @@ bool GroupedSliceScan::streamRank(uint32_t rank)
     for (uint32_t s = 0; s < spans.size(); ++s) {
         const auto &kinds = m_trace.tracks[spans[s].track].rows[spans[s].row].kind;
         for (uint32_t i = 0; i < kinds.size(); ++i) {
-            if (m_rankOfKind[kinds[i]] != rank)
+            if (m_batchOfKind[kinds[i]] != batch)
                 continue;
             if (!buffer && !(buffer = acquireFree()))
                 return false;

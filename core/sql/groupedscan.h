@@ -13,8 +13,12 @@
 // passes over the kind columns then cost the query nothing but the other core. There are two
 // buffers of at least an eighth of the slices each (8 bytes per position: 2 bytes per slice in
 // all), so the producer makes at most about eight passes whatever the trace size; `bufferLimit`
-// is the buffers' floor for small traces. A trace whose slices fit one buffer is sorted at once,
-// without a thread.
+// is the buffers' floor for small traces. A pass tests each slice's kind against a table of
+// the kinds' batches. A scan whose slices fit one buffer is sorted at once, without a thread.
+//
+// A scan may serve one part of the groups (a statement split over cores, groupsplit.h): the
+// ranks are cut into consecutive parts of about equal slice counts, and the buffers are sized
+// so that each part makes about four passes.
 //
 // Internal to core/sql; next() is called from one thread; reads the trace in place. The
 // destructor stops the producer, so a query may drop the scan part-way (LIMIT, interrupt).
@@ -32,11 +36,19 @@ namespace tracedesk::core::sql {
 
 enum class GroupKey : uint8_t { Name, Category };
 
+// Part `index` of `count` consecutive parts of the groups in scan order, of about equal slice
+// counts (every part computes the same cuts, so parts are disjoint and together every group).
+struct GroupPart
+{
+    uint32_t index = 0;
+    uint32_t count = 1;
+};
+
 class GroupedSliceScan
 {
 public:
     GroupedSliceScan(const Trace &trace, const SliceIds &ids, GroupKey key, bool descending,
-                     size_t bufferLimit = size_t(1) << 19);
+                     GroupPart part = {}, size_t bufferLimit = size_t(1) << 19);
     ~GroupedSliceScan();
     GroupedSliceScan(const GroupedSliceScan &) = delete;
     GroupedSliceScan &operator=(const GroupedSliceScan &) = delete;
@@ -70,13 +82,15 @@ private:
     bool produce();
     Buffer *acquireFree();
     void publish(Buffer *buffer);
-    bool sortBatch(uint32_t lo, uint32_t hi, uint64_t total);
-    bool streamRank(uint32_t rank);
+    bool sortBatch(uint16_t batch, uint64_t total);
+    bool streamRank(uint16_t batch);
 
     const Trace &m_trace;
     const SliceIds &m_ids;
     size_t m_capacity;
     std::vector<uint32_t> m_rankOfKind;
+    // Each kind's batch (kNoBatch outside this part): a pass tests one small table per slice.
+    std::vector<uint16_t> m_batchOfKind;
     std::vector<uint64_t> m_countOfRank;
     std::vector<std::pair<uint32_t, uint32_t>> m_batches; // rank ranges [lo, hi)
 

@@ -5,6 +5,7 @@
 // plus the slices it returns, never a scan of the trace.
 
 #include "core/sql/groupedscan.h"
+#include "core/sql/groupsplit.h"
 #include "core/sql/tables.h"
 
 #include <algorithm>
@@ -100,7 +101,7 @@ public:
             m_grouped = std::make_unique<GroupedSliceScan>(
                 m_ctx.trace(), m_ctx.ids(),
                 idxNum & kGroupByName ? GroupKey::Name : GroupKey::Category,
-                (idxNum & kGroupDescending) != 0);
+                (idxNum & kGroupDescending) != 0, m_ctx.groupPart());
             m_groupedDone = false;
             nextGrouped();
             return;
@@ -502,6 +503,9 @@ public:
                 info->orderByConsumed = 1;
                 info->idxNum = (order.iColumn == kName ? kGroupByName : kGroupByCategory) |
                                (order.desc ? kGroupDescending : 0);
+                // Names the plan in the statement's program, where groupsplit.h looks for it.
+                info->idxStr = const_cast<char *>(kGroupedScanPlan);
+                info->needToFreeIdxStr = 0;
                 info->estimatedCost = rows * 1.2 + 1000;
             }
         }

@@ -9,6 +9,7 @@
 
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/framework.h"
+#include "core/sql/groupedscan.h"
 #include "core/sql/sliceids.h"
 
 #include <memory>
@@ -33,6 +34,8 @@ public:
     const Trace &trace() const { return *m_trace; }
     const SliceIds &ids() const { return m_ids; }
     analysis::AnalysisCache &cache() const { return *m_cache; }
+    const std::shared_ptr<analysis::AnalysisCache> &sharedCache() const { return m_cache; }
+    const TracePtr &tracePtr() const { return m_trace; }
     bool isPyTorch() const { return analysis::isPyTorchTrace(*m_trace); }
     // Where SQL's times count from: the trace's start, the timeline's 0. Every time column is
     // `store time - origin()`.
@@ -44,11 +47,16 @@ public:
     // Index into steps() of the last step starting at or before t whose span holds t.
     std::optional<size_t> stepAt(TimePs t) const;
 
+    // The share of the groups a grouped scan of `slices` serves (groupsplit.h).
+    GroupPart groupPart() const { return m_groupPart; }
+    void setGroupPart(GroupPart part) { m_groupPart = part; }
+
 private:
     TracePtr m_trace;
     std::shared_ptr<analysis::AnalysisCache> m_cache;
     SliceIds m_ids;
     mutable std::optional<std::vector<StepSpan>> m_steps;
+    GroupPart m_groupPart;
 };
 
 // Lower-case role name ("kernel", "cpu_op", ...), "" for None.

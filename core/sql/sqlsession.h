@@ -7,7 +7,8 @@
 //
 // Thread rules: one session per thread. run() blocks its caller; another thread may stop it
 // through the `cancel` flag of SqlRunOptions (checked by SQLite's progress handler). The trace
-// is kept alive by the session and only read.
+// is kept alive by the session and only read. A grouped aggregate may run on threads of the
+// session's own besides the caller's, each on a connection of its own (groupsplit.h).
 
 #include "core/base/result.h"
 #include "core/model/trace.h"
@@ -31,6 +32,10 @@ struct SqlRunOptions
 {
     size_t rowLimit = 0;                       // 0: all rows; else keep the first N
     const std::atomic<bool> *cancel = nullptr; // set from any thread to stop the run
+    // A last statement that aggregates each group of a grouped `slices` scan on its own runs
+    // as this many parts on as many threads (groupsplit.h). 0: one per core, for traces of a
+    // million slices or more; 1: never split.
+    unsigned groupParts = 0;
 };
 
 class SqlSession
@@ -59,6 +64,8 @@ public:
                             const ColumnsSink &onColumns, const RowSink &onRow);
 
     const Trace &trace() const;
+    // How many parts the last statement of the latest run() or stream() ran as (groupsplit.h).
+    unsigned lastParts() const;
 
     // The documented schema: each table, its columns with type and meaning, and the units.
     static std::string schemaText();

@@ -1,7 +1,7 @@
 // GroupedSliceScan (the order behind SQL's GROUP BY name / category): every slice exactly once,
 // in the key's byte order and id order within a key, whatever the buffer size (one buffer
 // sorted at once, batches made on the producer thread, a key larger than a buffer spread over
-// several), and a scan dropped part-way stops its producer.
+// several, split into parts), and a scan dropped part-way stops its producer.
 
 #include "core/generate/generator.h"
 #include "core/io/traceloader.h"
@@ -75,13 +75,17 @@ private slots:
         QTest::addColumn<int>("key");
         QTest::addColumn<bool>("descending");
         QTest::addColumn<qulonglong>("bufferLimit");
+        QTest::addColumn<int>("parts");
         for (qulonglong limit : {1ull, 97ull, 4096ull, 1ull << 24}) {
             for (int key : {0, 1}) {
                 for (bool down : {false, true}) {
-                    const QByteArray name = QByteArray(key == 0 ? "name" : "category")
-                                            + (down ? " desc " : " asc ")
-                                            + QByteArray::number(limit);
-                    QTest::newRow(name.constData()) << key << down << limit;
+                    for (int parts : {1, 2, 3}) {
+                        const QByteArray name = QByteArray(key == 0 ? "name" : "category")
+                                                + (down ? " desc " : " asc ")
+                                                + QByteArray::number(limit) + " parts "
+                                                + QByteArray::number(parts);
+                        QTest::newRow(name.constData()) << key << down << limit << parts;
+                    }
                 }
             }
         }
@@ -92,27 +96,37 @@ private slots:
         QFETCH(int, key);
         QFETCH(bool, descending);
         QFETCH(qulonglong, bufferLimit);
+        QFETCH(int, parts);
         const GroupKey k = key == 0 ? GroupKey::Name : GroupKey::Category;
         const SliceIds ids(*m_trace);
         const std::vector<Expected> expected = expectedOrder(*m_trace, ids, k, descending);
         QVERIFY(expected.size() > 20000);
-        GroupedSliceScan scan(*m_trace, ids, k, descending, size_t(bufferLimit));
+        // The parts one after the other are the whole order, and no key spans two parts.
         size_t n = 0;
         uint32_t span = 0, index = 0;
-        while (scan.next(&span, &index)) {
-            QVERIFY(n < expected.size());
-            if (span != expected[n].span || index != expected[n].index)
-                QFAIL(qPrintable(QString("position %1: got (%2, %3), expected (%4, %5) of '%6'")
-                                     .arg(n)
-                                     .arg(span)
-                                     .arg(index)
-                                     .arg(expected[n].span)
-                                     .arg(expected[n].index)
-                                     .arg(QString::fromStdString(expected[n].key))));
-            ++n;
+        for (int part = 0; part < parts; ++part) {
+            GroupedSliceScan scan(*m_trace, ids, k, descending,
+                                  {uint32_t(part), uint32_t(parts)}, size_t(bufferLimit));
+            const size_t partBegin = n;
+            while (scan.next(&span, &index)) {
+                QVERIFY(n < expected.size());
+                if (span != expected[n].span || index != expected[n].index)
+                    QFAIL(qPrintable(
+                        QString("part %1 position %2: got (%3, %4), expected (%5, %6) of '%7'")
+                            .arg(part)
+                            .arg(n)
+                            .arg(span)
+                            .arg(index)
+                            .arg(expected[n].span)
+                            .arg(expected[n].index)
+                            .arg(QString::fromStdString(expected[n].key))));
+                ++n;
+            }
+            QVERIFY(!scan.next(&span, &index)); // stays at its end
+            if (n > partBegin && partBegin > 0)
+                QVERIFY(expected[partBegin].key != expected[partBegin - 1].key);
         }
         QCOMPARE(n, expected.size());
-        QVERIFY(!scan.next(&span, &index)); // stays at its end
     }
 
     // Dropped after a few rows, before the producer is done: no hang, no leak (ASan).
@@ -120,7 +134,7 @@ private slots:
     {
         const SliceIds ids(*m_trace);
         for (size_t taken : {size_t(0), size_t(1), size_t(500), size_t(5000)}) {
-            GroupedSliceScan scan(*m_trace, ids, GroupKey::Name, false, 64);
+            GroupedSliceScan scan(*m_trace, ids, GroupKey::Name, false, {}, 64);
             uint32_t span = 0, index = 0;
             for (size_t k = 0; k < taken; ++k)
                 QVERIFY(scan.next(&span, &index));
@@ -131,7 +145,7 @@ private slots:
     {
         Trace empty;
         const SliceIds ids(empty);
-        GroupedSliceScan scan(empty, ids, GroupKey::Name, false, 4);
+        GroupedSliceScan scan(empty, ids, GroupKey::Name, false, {}, 4);
         uint32_t span = 0, index = 0;
         QVERIFY(!scan.next(&span, &index));
     }

@@ -1,16 +1,19 @@
 // SQL over the store (core/sql): a hand-written trace pins every column (nesting, self time,
 // parent, args, counters, flows); a real Kineto fixture is checked against counts and sums
 // taken from its raw JSON and against a walk over the store; time-window queries are compared
-// with a brute-force scan; bad SQL gives SQLite's message; random SQL never crashes.
+// with a brute-force scan; grouped aggregates split over threads give one run's rows; bad SQL
+// gives SQLite's message; random SQL never crashes.
 
 #include "core/analysis/pytorch/kernelview.h"
 #include "core/analysis/pytorch/operatorstats.h"
 #include "core/analysis/pytorch/pytorchsteps.h"
+#include "core/generate/generator.h"
 #include "core/io/traceloader.h"
 #include "core/sql/sliceids.h"
 #include "core/sql/sqlsession.h"
 #include "support/kinetofixtures.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -116,6 +119,7 @@ private slots:
     void badSqlGivesSqliteMessage();
     void rowLimitAndCancel();
     void statementsAndStreaming();
+    void groupedAggregatesSplitOverThreads();
     void randomSqlNeverCrashes();
 };
 
@@ -518,6 +522,103 @@ void TestSqlQuery::statementsAndStreaming()
     QVERIFY(!failed.ok());
     QCOMPARE(failed.message(), std::string("no such column: nope"));
     QVERIFY(!delivered);
+}
+
+// A statement that aggregates each group of the grouped scan on its own runs as parts on
+// threads of their own (groupsplit.h): the rows are those of one run, in the same order, and
+// the totals those of a walk over the store. Anything that looks across groups (a sort of the
+// groups, LIMIT, DISTINCT, a window, a join, a subquery) or is no grouped aggregate runs whole.
+void TestSqlQuery::groupedAggregatesSplitOverThreads()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    GeneratorOptions generate;
+    generate.events = 40000;
+    const std::string path = dir.filePath("g.xplane.pb").toStdString();
+    QVERIFY(generateTrace(generate, path).ok());
+    auto loaded = loadTrace(path);
+    QVERIFY(loaded.ok());
+    const TracePtr trace = std::move(loaded).value();
+    auto session = openSession(trace);
+    QVERIFY(session);
+
+    // count and sum by name from a walk over the store, in byte order of the names.
+    std::map<std::string, std::pair<int64_t, int64_t>> walked;
+    for (const SliceRef &ref : enumerateSlices(*trace)) {
+        const Row &row = trace->tracks[ref.track].rows[ref.row];
+        const StringId name = trace->kinds[row.kind[ref.index]].name;
+        auto &[count, sum] = walked[std::string(trace->string(name))];
+        ++count;
+        sum += row.duration[ref.index];
+    }
+    QVERIFY(walked.size() > 10);
+
+    auto runWith = [&](const std::string &sql, unsigned parts) {
+        SqlRunOptions options;
+        options.groupParts = parts;
+        auto r = session->run(sql, options);
+        if (!r)
+            qWarning("%s: %s", sql.c_str(), r.message().c_str());
+        return r ? std::move(r).value() : QueryResult{};
+    };
+    const std::vector<std::string> split = {
+        "SELECT name, count(*), sum(dur) FROM slices GROUP BY name",
+        "SELECT category, count(*), total(dur), min(ts), max(end) FROM slices GROUP BY category",
+        "SELECT name, avg(dur) FROM slices WHERE dur > 1000 GROUP BY name HAVING count(*) > 2 "
+        "ORDER BY name DESC",
+        "SELECT upper(name) AS n, group_concat(depth) FROM slices GROUP BY name",
+    };
+    const std::vector<std::string> whole = {
+        "SELECT name, count(*) FROM slices GROUP BY name ORDER BY count(*) DESC",
+        "SELECT name, count(*) FROM slices GROUP BY name LIMIT 5",
+        "SELECT name FROM slices ORDER BY name",
+        "SELECT count(*) FROM slices",
+        "SELECT s.name, count(*) FROM slices s JOIN tracks t ON s.track = t.id GROUP BY s.name",
+        "SELECT DISTINCT count(*) FROM slices GROUP BY name",
+        "SELECT name, count(*) OVER () FROM slices GROUP BY name",
+        "SELECT name, (SELECT count(*) FROM tracks) FROM slices GROUP BY name",
+    };
+    for (unsigned parts : {2u, 3u}) {
+        for (const std::string &sql : split) {
+            const QueryResult one = runWith(sql, 1);
+            QCOMPARE(session->lastParts(), 1u);
+            const QueryResult many = runWith(sql, parts);
+            QVERIFY2(session->lastParts() == parts, sql.c_str());
+            QVERIFY(!one.rows.empty());
+            QCOMPARE(many.columns, one.columns);
+            QVERIFY2(many.rows == one.rows, sql.c_str());
+        }
+        for (const std::string &sql : whole) {
+            const QueryResult many = runWith(sql, parts);
+            QVERIFY2(session->lastParts() == 1, sql.c_str());
+            QVERIFY2(many.rows == runWith(sql, 1).rows, sql.c_str());
+        }
+        const QueryResult byName = runWith(split[0], parts);
+        QCOMPARE(byName.rows.size(), walked.size());
+        size_t k = 0;
+        for (const auto &[name, totals] : walked) {
+            QCOMPARE(textAt(byName, k), name);
+            QCOMPARE(intAt(byName, k, 1), totals.first);
+            QCOMPARE(intAt(byName, k, 2), totals.second);
+            ++k;
+        }
+    }
+
+    // A stream stopped early stops every part; a cancelled run is cancelled.
+    SqlRunOptions options;
+    options.groupParts = 2;
+    size_t seen = 0;
+    auto streamed = session->stream(
+        split[0], options, [](const auto &) {}, [&](std::vector<SqlCell> &&) {
+            return ++seen < 3;
+        });
+    QVERIFY(streamed.ok());
+    QCOMPARE(streamed.value(), uint64_t(2));
+    const std::atomic<bool> cancel{true};
+    options.cancel = &cancel;
+    auto cancelled = session->run(split[0], options);
+    QVERIFY(!cancelled.ok());
+    QVERIFY(cancelled.isCancelled());
 }
 
 void TestSqlQuery::randomSqlNeverCrashes()

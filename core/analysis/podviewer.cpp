@@ -108,7 +108,7 @@ void addRecords(PodStep &out, const std::string &hostName, uint32_t hostBase, co
         r.stepNum = stepNum;
         r.hostStep = s.groupId;
         r.totalUs = double(s.duration) / 1e6;
-        r.valuesUs = podCategoriesUs(s);
+        r.valuesUs = PodValues(podCategoriesUs(s));
         r.bottleneck = podBottleneck(s);
         out.records.push_back(std::move(r));
         return;
@@ -129,6 +129,12 @@ void addRecords(PodStep &out, const std::string &hostName, uint32_t hostBase, co
 }
 
 } // namespace
+
+void PodValues::assign(size_t n, double value)
+{
+    m_size = uint8_t(std::min(n, kMax));
+    std::fill(m_values.begin(), m_values.begin() + m_size, value);
+}
 
 std::vector<double> podCategoriesUs(const StepInfo &step)
 {
@@ -233,6 +239,7 @@ PodViewerData build(const std::vector<HostSteps> &hosts)
         a.count = a.stepCount;
         data.hosts.push_back(a);
         data.chief = 0;
+        data.steps.reserve(db.steps.size());
         for (const StepInfo &s : db.steps) {
             PodStep step;
             step.stepNum = s.groupId;

@@ -113,6 +113,12 @@ Result<PodViewerData> readPodViewerJsonFile(const std::string &path)
             seriesById[int(numberField(ev, "id"))] = data.series.size();
             data.series.push_back(stringField(ev, "name"));
         }
+        // XProf writes its nine categories; a record holds at most that many values.
+        if (data.series.size() > PodValues::kMax)
+            return fileError(path, "stepBreakdownEvents lists " +
+                                       std::to_string(data.series.size()) +
+                                       " series; the pod viewer reads at most " +
+                                       std::to_string(PodValues::kMax));
     }
     object diag;
     if (top["diagnostics"].get(diag) == simdjson::SUCCESS) {

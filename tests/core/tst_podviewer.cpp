@@ -346,6 +346,21 @@ void TestPodViewer::badFiles()
     QVERIFY(QString::fromStdString(w.message())
                 .contains("wrong.pod_viewer.json: is not a pod viewer file"));
     QVERIFY(!readPodViewerJsonFile(dir.filePath("missing.pod_viewer.json").toStdString()));
+    // More series than a record holds is refused, not cut short.
+    const QString many = dir.filePath("many.pod_viewer.json");
+    QFile h(many);
+    QVERIFY(h.open(QIODevice::WriteOnly));
+    QByteArray events;
+    for (int i = 1; i <= 10; ++i)
+        events += (i > 1 ? "," : "") + QByteArray("{\"id\":") + QByteArray::number(i)
+                  + ",\"name\":\"s" + QByteArray::number(i) + "\"}";
+    h.write("{\"stepBreakdownEvents\":[" + events + "],\"podStatsSequence\":{}}");
+    h.close();
+    auto m = readPodViewerJsonFile(many.toStdString());
+    QVERIFY(!m);
+    QVERIFY2(QString::fromStdString(m.message()).contains("many.pod_viewer.json"),
+             m.message().c_str());
+    QVERIFY(QString::fromStdString(m.message()).contains("lists 10 series"));
 }
 
 void TestPodViewer::tpuWithoutStepMarkers()

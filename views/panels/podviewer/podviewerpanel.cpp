@@ -176,7 +176,7 @@ QString PodViewerPanel::columnHost(int column) const
 std::vector<double> PodViewerPanel::columnValues(int column) const
 {
     const PodRecord *r = record(column);
-    return r ? r->valuesUs : std::vector<double>();
+    return r ? r->valuesUs.toVector() : std::vector<double>();
 }
 
 void PodViewerPanel::showStep()

@@ -133,6 +133,7 @@ void MeasureRun::pollPanel()
     panel.insert(QStringLiteral("ms"), double(m_panelClock.nsecsElapsed()) / 1e6);
     panel.insert(QStringLiteral("timed_out"), computing);
     panel.insert(QStringLiteral("rss_bytes"), double(core::currentRssBytes()));
+    panel.insert(QStringLiteral("heap_in_use_bytes"), double(core::heapInUseBytes()));
     m_panels.append(panel);
     measureNextPanel();
 }
@@ -163,6 +164,10 @@ void MeasureRun::finish()
     o.insert(QStringLiteral("rss_after_load_bytes"), double(m_rssAfterLoad));
     o.insert(QStringLiteral("rss_after_zooms_bytes"), double(m_rssAfterZooms));
     o.insert(QStringLiteral("rss_steady_bytes"), steady);
+    // Where the steady RSS is: file mappings, the allocator's live blocks, and the rest (freed
+    // but kept by the allocator, thread stacks, graphics buffers).
+    o.insert(QStringLiteral("rss_steady_file_bytes"), double(core::fileRssBytes()));
+    o.insert(QStringLiteral("heap_in_use_bytes"), double(core::heapInUseBytes()));
     o.insert(QStringLiteral("rss_peak_bytes"), peak);
     o.insert(QStringLiteral("rss_steady_over_store"), store > 0 ? steady / store : 0);
     o.insert(QStringLiteral("rss_peak_over_store"), store > 0 ? peak / store : 0);

@@ -3,6 +3,10 @@
 #include <cstdio>
 #include <cstring>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace tracedesk::core {
 
 namespace {
@@ -33,6 +37,21 @@ uint64_t statusValue(const char *key)
 uint64_t currentRssBytes()
 {
     return statusValue("VmRSS");
+}
+
+uint64_t fileRssBytes()
+{
+    return statusValue("RssFile");
+}
+
+uint64_t heapInUseBytes()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    const struct mallinfo2 info = ::mallinfo2();
+    return uint64_t(info.uordblks) + uint64_t(info.hblkhd);
+#else
+    return 0;
+#endif
 }
 
 uint64_t peakRssBytes()

@@ -13,7 +13,12 @@
 namespace tracedesk::core {
 
 uint64_t currentRssBytes();
+// The part of the RSS in file mappings (a store mapped from the cache, libraries): RssFile.
+uint64_t fileRssBytes();
 uint64_t peakRssBytes();
+// Bytes the C library's allocator hands out right now (glibc: every arena and its own
+// mappings); 0 where unknown. RSS minus file RSS minus this is memory freed but not returned.
+uint64_t heapInUseBytes();
 bool resetPeakRss();
 
 } // namespace tracedesk::core

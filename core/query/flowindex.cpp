@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 namespace tracedesk::core {
@@ -16,17 +17,21 @@ bool before(SliceRef a, SliceRef b)
 
 // The flows of `sorted` (sorted by `end` of the flow) whose `end` is `slice`.
 template<typename End>
-std::span<const uint32_t> range(const std::vector<uint32_t> &sorted, const Trace &trace,
-                                SliceRef slice, End end)
+std::vector<uint32_t> range(const PackedIndices &sorted, const Trace &trace, SliceRef slice,
+                            End end)
 {
-    const auto lo = std::lower_bound(sorted.begin(), sorted.end(), slice,
-                                     [&](uint32_t f, SliceRef s) {
-                                         return before(end(trace.flows[f]), s);
-                                     });
-    auto hi = lo;
-    while (hi != sorted.end() && end(trace.flows[*hi]) == slice)
-        ++hi;
-    return {sorted.data() + (lo - sorted.begin()), size_t(hi - lo)};
+    size_t lo = 0, hi = sorted.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (before(end(trace.flows[sorted[mid]]), slice))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    std::vector<uint32_t> out;
+    for (size_t i = lo; i < sorted.size() && end(trace.flows[sorted[i]]) == slice; ++i)
+        out.push_back(sorted[i]);
+    return out;
 }
 
 SliceRef source(const Flow &f) { return f.from; }
@@ -51,30 +56,38 @@ bool FlowIndex::fill(const Trace &trace, CancelToken cancel)
 {
     const size_t count = std::min<size_t>(trace.flows.size(),
                                           std::numeric_limits<uint32_t>::max());
-    m_bySource.resize(count);
-    for (size_t i = 0; i < count; ++i)
-        m_bySource[i] = uint32_t(i);
-    if (isCancelled(cancel))
+    // One order at a time, packed before the next is sorted: the wide array lives once.
+    auto sortedBy = [&](auto end) -> std::optional<PackedIndices> {
+        std::vector<uint32_t> order(count);
+        for (size_t i = 0; i < count; ++i)
+            order[i] = uint32_t(i);
+        if (isCancelled(cancel))
+            return std::nullopt;
+        // Stable: flows of one slice keep their order in the store.
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return before(end(trace.flows[a]), end(trace.flows[b]));
+        });
+        if (isCancelled(cancel))
+            return std::nullopt;
+        return PackedIndices(order, count);
+    };
+    auto bySource = sortedBy(source);
+    if (!bySource)
         return false;
-    m_byTarget = m_bySource;
-    // Stable: flows of one slice keep their order in the store.
-    std::stable_sort(m_bySource.begin(), m_bySource.end(), [&](uint32_t a, uint32_t b) {
-        return before(trace.flows[a].from, trace.flows[b].from);
-    });
-    if (isCancelled(cancel))
+    m_bySource = std::move(*bySource);
+    auto byTarget = sortedBy(target);
+    if (!byTarget)
         return false;
-    std::stable_sort(m_byTarget.begin(), m_byTarget.end(), [&](uint32_t a, uint32_t b) {
-        return before(trace.flows[a].to, trace.flows[b].to);
-    });
-    return !isCancelled(cancel);
+    m_byTarget = std::move(*byTarget);
+    return true;
 }
 
-std::span<const uint32_t> FlowIndex::outgoing(const Trace &trace, SliceRef slice) const
+std::vector<uint32_t> FlowIndex::outgoing(const Trace &trace, SliceRef slice) const
 {
     return range(m_bySource, trace, slice, source);
 }
 
-std::span<const uint32_t> FlowIndex::incoming(const Trace &trace, SliceRef slice) const
+std::vector<uint32_t> FlowIndex::incoming(const Trace &trace, SliceRef slice) const
 {
     return range(m_byTarget, trace, slice, target);
 }
@@ -93,7 +106,7 @@ std::vector<Flow> FlowIndex::flowsOf(const Trace &trace, SliceRef slice) const
 
 size_t FlowIndex::memoryBytes() const
 {
-    return (m_bySource.capacity() + m_byTarget.capacity()) * sizeof(uint32_t);
+    return m_bySource.memoryBytes() + m_byTarget.memoryBytes();
 }
 
 } // namespace tracedesk::core

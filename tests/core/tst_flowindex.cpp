@@ -3,6 +3,7 @@
 
 #include "core/model/tracebuilder.h"
 #include "core/query/flowindex.h"
+#include "core/query/packedindices.h"
 
 #include <QtTest>
 
@@ -54,6 +55,7 @@ private slots:
     void handMadeFlows();
     void matchesWalkOnRandomFlows();
     void cancelledBuild();
+    void packedIndicesAtEveryWidth();
 };
 
 void TestFlowIndex::handMadeFlows()
@@ -115,4 +117,26 @@ void TestFlowIndex::cancelledBuild()
 }
 
 QTEST_GUILESS_MAIN(TestFlowIndex)
+// Every width from 1 to 32 bits: random values below the bound, and the bound's largest value,
+// read back as written (widths that cross a byte, and the last value of the array).
+void TestFlowIndex::packedIndicesAtEveryWidth()
+{
+    std::mt19937_64 random(7);
+    for (int bits = 1; bits <= 32; ++bits) {
+        const uint64_t bound = uint64_t(1) << bits;
+        std::uniform_int_distribution<uint64_t> pick(0, bound - 1);
+        std::vector<uint32_t> values(1000);
+        for (uint32_t &v : values)
+            v = uint32_t(pick(random));
+        values.back() = uint32_t(bound - 1);
+        values.front() = 0;
+        const PackedIndices packed(values, bound);
+        QCOMPARE(packed.size(), values.size());
+        for (size_t i = 0; i < values.size(); ++i)
+            QCOMPARE(packed[i], values[i]);
+        QVERIFY(packed.memoryBytes() <= (values.size() * size_t(bits) + 7) / 8 + 8 + 64);
+    }
+    QCOMPARE(PackedIndices({}, 0).size(), size_t(0));
+}
+
 #include "tst_flowindex.moc"

@@ -1,5 +1,6 @@
 #include "core/sql/groupsplit.h"
 
+#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
@@ -27,7 +28,50 @@ bool perRowOrGroup(std::string_view op)
     return kAllowed.count(op) != 0;
 }
 
+// Functions whose value depends on what the connection did before.
+bool readsConnectionState(std::string_view function)
+{
+    for (std::string_view name : {"changes(", "total_changes(", "last_insert_rowid("}) {
+        if (function.substr(0, name.size()) == name)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
+
+bool leavesConnectionAsIs(sqlite3_stmt *stmt)
+{
+    if (!stmt || !sqlite3_stmt_readonly(stmt))
+        return false;
+    const char *text = sqlite3_sql(stmt);
+    if (!text)
+        return false;
+    // The first keyword, after blanks and comments.
+    std::string_view rest(text);
+    for (;;) {
+        const size_t start = rest.find_first_not_of(" \t\r\n\f\v");
+        if (start == std::string_view::npos)
+            return false;
+        rest.remove_prefix(start);
+        if (rest.substr(0, 2) == "--") {
+            const size_t eol = rest.find('\n');
+            rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol);
+        } else if (rest.substr(0, 2) == "/*") {
+            const size_t close = rest.find("*/", 2);
+            rest.remove_prefix(close == std::string_view::npos ? rest.size() : close + 2);
+        } else {
+            break;
+        }
+    }
+    std::string keyword;
+    for (char c : rest) {
+        if (!std::isalpha(static_cast<unsigned char>(c)))
+            break;
+        keyword += char(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return keyword == "SELECT" || keyword == "WITH" || keyword == "VALUES" || keyword == "EXPLAIN";
+}
 
 bool splitsByGroups(sqlite3 *db, sqlite3_stmt *stmt)
 {
@@ -60,6 +104,9 @@ bool splitsByGroups(sqlite3 *db, sqlite3_stmt *stmt)
             groupedFilters += p4 && std::string_view(p4) == kGroupedScanPlan ? 1 : 0;
         } else if (opcode == "AggStep" || opcode == "AggStep1") {
             ++aggregateSteps;
+        } else if (opcode == "Function" || opcode == "PureFunc") {
+            const auto *p4 = reinterpret_cast<const char *>(sqlite3_column_text(program, 5));
+            allowed = !readsConnectionState(p4 ? p4 : "");
         } else if (opcode == "Compare") {
             ++groupChecks;
         }

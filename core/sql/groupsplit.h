@@ -11,7 +11,8 @@
 // not from its text: a single read-only scan of `slices` in the grouped plan, at least one
 // aggregate step and a group-change comparison, and nothing but per-row and per-group
 // instructions (an allow list). A sort (ORDER BY other than the group key, DISTINCT), LIMIT or
-// OFFSET, a subquery, a join, a window or a second table makes the statement run as usual.
+// OFFSET, a subquery, a join, a window, a second table or a function of the connection's state
+// (changes(), last_insert_rowid()) makes the statement run as usual.
 //
 // Internal to core/sql.
 
@@ -24,5 +25,12 @@ inline constexpr char kGroupedScanPlan[] = "slices grouped scan";
 
 // Whether `stmt` (prepared on `db`, not yet stepped) may run split by groups.
 bool splitsByGroups(sqlite3 *db, sqlite3_stmt *stmt);
+
+// Whether `stmt` leaves its connection as it found it: a read-only SELECT, WITH, VALUES or
+// EXPLAIN.
+// Anything else (a PRAGMA such as case_sensitive_like, a temporary table, ATTACH) could make
+// the session's own connection answer differently from a fresh one, so once one has run the
+// session splits nothing.
+bool leavesConnectionAsIs(sqlite3_stmt *stmt);
 
 } // namespace tracedesk::core::sql

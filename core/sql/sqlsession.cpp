@@ -30,6 +30,8 @@ struct SqlSession::Impl
     sqlite3 *db = nullptr;
     StopFlags stopFlags;
     unsigned lastParts = 1;
+    // A statement that may have changed the connection (groupsplit.h) ran: split nothing.
+    bool changedConnection = false;
     // Connections for the other parts of a split run, made on first use.
     std::vector<std::unique_ptr<Impl>> helpers;
 
@@ -180,6 +182,8 @@ bool onlyTrivia(const char *p, const char *end)
 unsigned SqlSession::Impl::partsFor(sqlite3_stmt *stmt, const SqlRunOptions &options)
 {
     unsigned parts = options.groupParts;
+    if (changedConnection)
+        return 1;
     if (parts == 0) {
         if (context.ids().total() < kSplitMinSlices)
             return 1;
@@ -341,6 +345,8 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
             continue; // whitespace or a comment
         // Only the last statement's rows are delivered; earlier ones just run.
         sawLast = onlyTrivia(tail, end);
+        if (!leavesConnectionAsIs(stmt))
+            m_impl->changedConnection = true;
         const int columns = sqlite3_column_count(stmt);
         if (sawLast) {
             std::vector<std::string> names;

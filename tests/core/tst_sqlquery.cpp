@@ -577,6 +577,7 @@ void TestSqlQuery::groupedAggregatesSplitOverThreads()
         "SELECT DISTINCT count(*) FROM slices GROUP BY name",
         "SELECT name, count(*) OVER () FROM slices GROUP BY name",
         "SELECT name, (SELECT count(*) FROM tracks) FROM slices GROUP BY name",
+        "SELECT name, count(*), changes() FROM slices GROUP BY name",
     };
     for (unsigned parts : {2u, 3u}) {
         for (const std::string &sql : split) {
@@ -619,6 +620,23 @@ void TestSqlQuery::groupedAggregatesSplitOverThreads()
     auto cancelled = session->run(split[0], options);
     QVERIFY(!cancelled.ok());
     QVERIFY(cancelled.isCancelled());
+
+    // After a statement that may change how the session's connection answers (here LIKE's
+    // case), the other connections would answer differently: nothing is split any more.
+    options.cancel = nullptr;
+    const char first = walked.rbegin()->first.front();
+    const std::string like = std::string("SELECT name, count(*) FROM slices WHERE name LIKE '") +
+                             first + "%' GROUP BY name";
+    QVERIFY(session->run("EXPLAIN " + like, options).ok());
+    QVERIFY(session->run(like, options).ok());
+    QCOMPARE(session->lastParts(), 2u);
+    QVERIFY(session->run("PRAGMA case_sensitive_like = 1", options).ok());
+    const QueryResult sensitive = runWith(like, 2);
+    QCOMPARE(session->lastParts(), 1u);
+    size_t startingSo = 0;
+    for (const auto &entry : walked)
+        startingSo += entry.first.front() == first ? 1 : 0;
+    QCOMPARE(sensitive.rows.size(), startingSo);
 }
 
 void TestSqlQuery::randomSqlNeverCrashes()

@@ -178,8 +178,9 @@ private slots:
         QVERIFY(stepName > 0);
         // The numbered step is one frame holding time of both sides; the numbered name is gone.
         bool both = false;
-        for (const auto &node : tree->nodes)
-            both = both || (int(node.name) == stepName && node.a > 0 && node.b > 0);
+        for (uint32_t n = 0; n < tree->nodes.size(); ++n)
+            both = both || (int(tree->nodes[n].name) == stepName && tree->sidesOf(n).a > 0 &&
+                            tree->sidesOf(n).b > 0);
         QVERIFY(both);
         QVERIFY(std::find(names.begin(), names.end(), "ProfilerStep#6") == names.end());
 

@@ -93,7 +93,7 @@ private slots:
         QCOMPARE(flame->scope(), views::FlameGraphPanel::Scope::Area);
         QTRY_VERIFY(!flame->isComputing() && flameDone.count() > 0);
         QVERIFY(flame->graphWidget()->tree());
-        QCOMPARE(flame->graphWidget()->tree()->nodes.front().width, 100 * kUs);
+        QCOMPARE(flame->graphWidget()->tree()->nodes.front().wall, 100 * kUs);
 
         auto *pivot = qobject_cast<views::PivotPanel *>(
             window.analysisDocks()->panel(QStringLiteral("PivotDock")));

@@ -221,7 +221,7 @@ private slots:
         QSignalSpy spy(m_panel.get(), &views::FlameGraphPanel::computed);
         state.selectSlice(f);
         QVERIFY(spy.count() > 0 || spy.wait(5000));
-        QCOMPARE(w->tree()->nodes.front().width, 100 * kUs);
+        QCOMPARE(w->tree()->nodes.front().wall, 100 * kUs);
         QVERIFY(m_panel->statusText().contains("all f"));
         m_panel->setTimelineState(nullptr);
     }
@@ -236,7 +236,7 @@ private slots:
         QVERIFY(w->tree()->differential);
         const auto main = rectNamed(w, "main", 1);
         QVERIFY(main);
-        const views::FlameTree::Node &n = w->tree()->nodes[main->node];
+        const views::FlameTree::SideWalls n = w->tree()->sidesOf(main->node);
         QCOMPARE(n.a, 160 * kUs);
         QCOMPARE(n.b, 180 * kUs);
         QVERIFY(w->toolTipFor(main->node).contains("+20"));
@@ -270,8 +270,8 @@ private slots:
         tabs->setCurrentWidget(diff);
         QTRY_VERIFY(spy.count() > 0 && !diff->isComputing());
         QVERIFY(diff->graphWidget()->tree()->differential);
-        QCOMPARE(diff->graphWidget()->tree()->nodes.front().a, 205 * kUs);
-        QCOMPARE(diff->graphWidget()->tree()->nodes.front().b, 225 * kUs);
+        QCOMPARE(diff->graphWidget()->tree()->sidesOf(0).a, 205 * kUs);
+        QCOMPARE(diff->graphWidget()->tree()->sidesOf(0).b, 225 * kUs);
     }
 };
 

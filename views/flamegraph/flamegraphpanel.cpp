@@ -356,15 +356,14 @@ void FlameGraphPanel::deliver(std::shared_ptr<const core::FlameGraph> topDown,
     m_computing = false;
     m_topDown = std::move(topDown);
     const bool any = tree && !tree->empty();
-    const core::TimePs total = tree && !tree->nodes.empty() ? tree->nodes.front().width : 0;
+    const core::TimePs total = tree && !tree->nodes.empty() ? tree->nodes.front().wall : 0;
     m_graph->setTree(std::move(tree));
     m_callers->clear();
     m_callees->clear();
     m_frameTitle->setText(tr("Click a frame for its callers and callees."));
     if (any && m_graph->tree()->differential) {
-        const FlameTree::Node &root = m_graph->tree()->nodes.front();
-        m_status->setText(
-            tr("A %2 · B %3 · %1").arg(what, durationText(root.a), durationText(root.b)));
+        const auto [a, b] = m_graph->tree()->sidesOf(0);
+        m_status->setText(tr("A %2 · B %3 · %1").arg(what, durationText(a), durationText(b)));
     } else {
         m_status->setText(any ? tr("%1 · %2").arg(what, durationText(total)) : what);
     }
@@ -432,7 +431,7 @@ void FlameGraphPanel::updateSearchLabel()
         return;
     }
     const auto &tree = m_graph->tree();
-    const core::TimePs total = tree && !tree->nodes.empty() ? tree->nodes.front().width : 0;
+    const core::TimePs total = tree && !tree->nodes.empty() ? tree->nodes.front().wall : 0;
     m_matches->setText(
         tr("%1 frames · %2 (%3%)")
             .arg(m_graph->matchCount())

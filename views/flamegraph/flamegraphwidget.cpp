@@ -106,7 +106,7 @@ void FlameGraphWidget::setSearch(const QString &text)
                 m_match[n] = 1;
                 ++m_matchCount;
                 if (!parentCovered)
-                    m_matchedTime += node.width;
+                    m_matchedTime += node.wall;
             }
             under[n] = parentCovered || m_match[n];
         }
@@ -141,19 +141,20 @@ QString FlameGraphWidget::toolTipFor(uint32_t node) const
     if (!m_tree || node >= m_tree->nodes.size())
         return {};
     const FlameTree::Node &n = m_tree->nodes[node];
-    const core::TimePs total = m_tree->nodes.front().width;
+    const core::TimePs total = m_tree->nodes.front().wall;
     QString text = QStringLiteral("<b>%1</b><br>").arg(m_tree->nameOf(node).toHtmlEscaped());
     if (m_tree->differential) {
-        const core::TimePs delta = n.b - n.a;
+        const auto [a, b] = m_tree->sidesOf(node);
+        const core::TimePs delta = b - a;
         text += tr("A: %1<br>B: %2<br>Change: %3%4 (%5)")
-                    .arg(durationText(n.a), durationText(n.b), delta > 0 ? "+" : "",
+                    .arg(durationText(a), durationText(b), delta > 0 ? "+" : "",
                          durationText(delta),
-                         n.a > 0 ? (delta > 0 ? "+" : "") + percentText(delta, n.a) : tr("new"));
+                         a > 0 ? (delta > 0 ? "+" : "") + percentText(delta, a) : tr("new"));
         return text;
     }
     if (m_tree->inverted) {
         text += tr("Self time: %1 (%2 of all)<br>Slices: %3")
-                    .arg(durationText(n.width), percentText(n.width, total), countText(n.count));
+                    .arg(durationText(n.wall), percentText(n.wall, total), countText(n.count));
         return text;
     }
     text += tr("Total: %1 (%2 of all)<br>Self: %3<br>Slices: %4")
@@ -176,11 +177,11 @@ QSize FlameGraphWidget::minimumSizeHint() const
 QColor FlameGraphWidget::fillFor(uint32_t node, bool ancestor) const
 {
     const QColor background = QColor::fromRgb(TimelineTheme::forPalette(palette()).background);
-    const FlameTree::Node &n = m_tree->nodes[node];
     QColor c;
     if (m_tree->differential) {
-        const core::TimePs delta = n.b - n.a;
-        const core::TimePs base = std::max(n.a, n.b);
+        const auto [a, b] = m_tree->sidesOf(node);
+        const core::TimePs delta = b - a;
+        const core::TimePs base = std::max(a, b);
         const double t = base > 0 ? double(std::llabs(delta)) / double(base) : 0.0;
         c = delta == 0 ? QColor::fromRgb(kUnchanged)
                        : mix(QColor::fromRgb(kUnchanged),

@@ -39,7 +39,6 @@ FlameTree treeOf(const Graph &graph, FlameTree::Names names, Fill &&fill)
         n.name = from.name;
         n.parent = from.parent;
         n.depth = from.depth;
-        n.width = graph.width(i);
         n.firstChild = uint32_t(tree.childList.size());
         n.childCount = uint32_t(from.children.size());
         tree.childList.insert(tree.childList.end(), from.children.begin(), from.children.end());
@@ -75,9 +74,10 @@ FlameTree FlameTree::fromDiff(const core::FlameDiff &diff)
     FlameTree tree = treeOf(diff, {}, [](const core::DiffNode &from, Node &n) {
         n.wall = from.wallA + from.wallB;
         n.self = from.selfA + from.selfB;
-        n.a = from.wallA;
-        n.b = from.wallB;
     });
+    tree.sides.reserve(diff.nodes.size());
+    for (const core::DiffNode &n : diff.nodes)
+        tree.sides.push_back({n.wallA, n.wallB});
     tree.differential = true;
     return tree;
 }
@@ -91,7 +91,7 @@ std::vector<FlameRect> layoutFlame(const FlameTree &tree, uint32_t focus, double
     const std::vector<uint32_t> path = tree.pathTo(focus);
     for (size_t i = 0; i + 1 < path.size(); ++i)
         out.push_back({path[i], 0, widthPx, tree.nodes[path[i]].depth, true});
-    const core::TimePs focusWidth = tree.nodes[focus].width;
+    const core::TimePs focusWidth = tree.nodes[focus].wall;
     if (focusWidth <= 0) {
         out.push_back({focus, 0, widthPx, tree.nodes[focus].depth, false});
         return out;
@@ -108,14 +108,14 @@ std::vector<FlameRect> layoutFlame(const FlameTree &tree, uint32_t focus, double
         const Item item = stack.back();
         stack.pop_back();
         const FlameTree::Node &n = tree.nodes[item.node];
-        const double w = double(n.width) * scale;
+        const double w = double(n.wall) * scale;
         if (w < minPx && item.node != focus)
             continue;
         out.push_back({item.node, item.x, w, n.depth, false});
         double x = item.x;
         for (uint32_t c : tree.children(item.node)) {
             stack.push_back({c, x});
-            x += double(tree.nodes[c].width) * scale;
+            x += double(tree.nodes[c].wall) * scale;
         }
     }
     return out;

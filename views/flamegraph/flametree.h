@@ -32,17 +32,23 @@ struct FlameTree
         uint32_t parent = 0;
         uint32_t depth = 0;
         uint32_t childCount = 0;
-        core::TimePs width = 0; // what the layout divides
-        core::TimePs wall = 0;  // wall of A + B in a differential tree
+        uint32_t firstChild = 0; // into childList; a node's children are adjacent there
+        // Wall time (A + B in a differential tree; self time in an inverted one, where the two
+        // are equal): also the frame's width, what the layout divides.
+        core::TimePs wall = 0;
         core::TimePs self = 0;
         uint64_t count = 0;
-        core::TimePs a = 0; // differential: wall in A and in B
+    };
+    // A differential tree's wall time of each node in A and in B.
+    struct SideWalls
+    {
+        core::TimePs a = 0;
         core::TimePs b = 0;
-        uint32_t firstChild = 0; // into childList; a node's children are adjacent there
     };
     Names names; // names[0] is the root's ""
     std::vector<Node> nodes;
     std::vector<uint32_t> childList;
+    std::vector<SideWalls> sides; // per node, differential trees only
     bool inverted = false;
     bool differential = false;
     uint32_t maxDepth = 0;
@@ -52,6 +58,10 @@ struct FlameTree
     // Name `index` as text; the root's reads "all".
     QString nameText(uint32_t index) const;
     QString nameOf(uint32_t node) const { return nameText(nodes[node].name); }
+    SideWalls sidesOf(uint32_t node) const
+    {
+        return node < sides.size() ? sides[node] : SideWalls{};
+    }
     std::span<const uint32_t> children(uint32_t node) const
     {
         const Node &n = nodes[node];

@@ -22,17 +22,21 @@ void PivotTreeModel::setResult(core::TracePtr trace,
 
 void PivotTreeModel::orderChildren()
 {
-    m_children.clear();
+    m_childList.clear();
+    m_firstChild.clear();
     m_rowInParent.clear();
     if (!m_result)
         return;
     const std::vector<core::PivotNode> &nodes = m_result->nodes;
-    m_children.resize(nodes.size());
-    for (size_t n = 0; n < nodes.size(); ++n)
-        m_children[n].assign(nodes[n].children.begin(), nodes[n].children.end());
+    m_firstChild.resize(nodes.size());
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        m_firstChild[n] = uint32_t(m_childList.size());
+        m_childList.insert(m_childList.end(), nodes[n].children.begin(), nodes[n].children.end());
+    }
     const bool ascending = m_sortOrder == Qt::AscendingOrder;
     auto by = [&](auto key) {
-        for (std::vector<uint32_t> &children : m_children) {
+        for (uint32_t n = 0; n < nodes.size(); ++n) {
+            const std::span<uint32_t> children = childrenOf(n);
             std::stable_sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
                 return ascending ? key(a) < key(b) : key(b) < key(a);
             });
@@ -58,10 +62,21 @@ void PivotTreeModel::orderChildren()
     default: break;
     }
     m_rowInParent.assign(nodes.size(), 0);
-    for (const std::vector<uint32_t> &children : m_children) {
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        const std::span<uint32_t> children = childrenOf(n);
         for (size_t i = 0; i < children.size(); ++i)
             m_rowInParent[children[i]] = int(i);
     }
+}
+
+std::span<uint32_t> PivotTreeModel::childrenOf(uint32_t node)
+{
+    return {m_childList.data() + m_firstChild[node], m_result->nodes[node].children.size()};
+}
+
+std::span<const uint32_t> PivotTreeModel::childrenOf(uint32_t node) const
+{
+    return {m_childList.data() + m_firstChild[node], m_result->nodes[node].children.size()};
 }
 
 void PivotTreeModel::sort(int column, Qt::SortOrder order)
@@ -98,7 +113,7 @@ QModelIndex PivotTreeModel::index(int row, int column, const QModelIndex &parent
 {
     if (!m_result || row < 0 || column < 0 || column >= ColumnCount)
         return {};
-    const std::vector<uint32_t> &children = m_children[nodeOf(parent)];
+    const std::span<const uint32_t> children = childrenOf(nodeOf(parent));
     if (row >= int(children.size()))
         return {};
     return createIndex(row, column, quintptr(children[size_t(row)]));
@@ -118,7 +133,7 @@ int PivotTreeModel::rowCount(const QModelIndex &parent) const
 {
     if (!m_result || parent.column() > 0)
         return 0;
-    return int(m_children[nodeOf(parent)].size());
+    return int(childrenOf(nodeOf(parent)).size());
 }
 
 int PivotTreeModel::columnCount(const QModelIndex &) const

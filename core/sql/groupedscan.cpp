@@ -72,7 +72,8 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
     // A buffer holds an eighth of the slices, or of twice a part's share when split: each part
     // then makes about four passes, on its own core, and the parts' buffers together take
     // 4 bytes per slice (2 unsplit).
-    const uint64_t passesOverAll = kMaxPasses * std::max<uint64_t>(1, parts / 2);
+    // (Capped, so that a scan never has more batches than a kind's batch number can count.)
+    const uint64_t passesOverAll = kMaxPasses * std::clamp<uint64_t>(parts / 2, 1, 1024);
     m_capacity =
         std::max<size_t>(m_capacity, size_t((slices + passesOverAll - 1) / passesOverAll));
     m_capacity = std::min<size_t>(m_capacity, std::max<uint64_t>(partSlices, 1));

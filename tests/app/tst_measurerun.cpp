@@ -90,6 +90,16 @@ private slots:
         QVERIFY(o.value("rss_peak_bytes").toDouble() >= o.value("rss_steady_bytes").toDouble());
         QCOMPARE(o.value("rss_peak_over_store").toDouble(),
                  o.value("rss_peak_bytes").toDouble() / store);
+        // Where the steady RSS is: the file-mapped part is part of it; the allocator's live
+        // blocks hold at least the store (read from the cache into the heap).
+        QVERIFY(o.contains("rss_steady_file_bytes"));
+        QVERIFY(o.value("rss_steady_file_bytes").toDouble() <
+                o.value("rss_steady_bytes").toDouble());
+#ifdef __GLIBC__
+        QVERIFY(o.value("heap_in_use_bytes").toDouble() > store);
+        for (const QJsonValue &p : panels)
+            QVERIFY(p.toObject().value("heap_in_use_bytes").toDouble() > store);
+#endif
     }
 
     void failedLoadWritesNothing()

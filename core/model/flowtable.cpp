@@ -3,6 +3,8 @@
 #include "core/base/parallel.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 
 namespace tracedesk::core {
 
@@ -11,35 +13,74 @@ void FlowTable::assign(const std::vector<Flow> &flows)
     assign(std::span<const std::vector<Flow>>(&flows, 1));
 }
 
+namespace {
+
+// A flow's value in each column, in Column order.
+std::array<int64_t, FlowTable::Count> columnsOf(const Flow &f)
+{
+    return {int64_t(f.from.track), int64_t(f.from.row), int64_t(f.from.index),
+            int64_t(f.to.track),   int64_t(f.to.row),   int64_t(f.to.index),
+            int64_t(f.id),         int64_t(f.category)};
+}
+
+} // namespace
+
 void FlowTable::assign(std::span<const std::vector<Flow>> parts)
 {
-    size_t total = 0;
-    for (const auto &part : parts)
-        total += part.size();
-    auto pack = [&](Column c, auto field) {
-        // assignWith reads 0..total-1 in order, twice: a cursor walks the parts.
-        size_t part = 0, base = 0;
-        m_columns[size_t(c)].assignWith(total, [&](size_t i) {
-            if (i < base)
-                part = base = 0;
-            while (i - base >= parts[part].size())
-                base += parts[part++].size();
-            return field(parts[part][i - base]);
-        });
+    // The flows as chunks of one part each, numbered in order: workers take whole chunks.
+    struct Chunk
+    {
+        const Flow *flows;
+        size_t count;
+        size_t first; // the chunk's first flow in the table
     };
-    // Each column is its own pass over the flows: the columns of many flows pack on every core.
-    const unsigned threads = total < (size_t(1) << 16) ? 1 : 0;
-    parallelFor(size_t(Count), threads, [&](unsigned, size_t c) {
-        switch (Column(c)) {
-        case FromTrack: pack(FromTrack, [](const Flow &f) { return int64_t(f.from.track); }); break;
-        case FromRow: pack(FromRow, [](const Flow &f) { return int64_t(f.from.row); }); break;
-        case FromIndex: pack(FromIndex, [](const Flow &f) { return int64_t(f.from.index); }); break;
-        case ToTrack: pack(ToTrack, [](const Flow &f) { return int64_t(f.to.track); }); break;
-        case ToRow: pack(ToRow, [](const Flow &f) { return int64_t(f.to.row); }); break;
-        case ToIndex: pack(ToIndex, [](const Flow &f) { return int64_t(f.to.index); }); break;
-        case Id: pack(Id, [](const Flow &f) { return int64_t(f.id); }); break;
-        case Category: pack(Category, [](const Flow &f) { return int64_t(f.category); }); break;
-        case Count: break;
+    constexpr size_t kChunk = size_t(1) << 16;
+    std::vector<Chunk> chunks;
+    size_t total = 0;
+    for (const auto &part : parts) {
+        for (size_t at = 0; at < part.size(); at += kChunk) {
+            chunks.push_back({part.data() + at, std::min(kChunk, part.size() - at), total});
+            total += chunks.back().count;
+        }
+    }
+    const unsigned threads = chunks.size() < 2 ? 1 : 0;
+    // Two passes over the flows, each column of a flow at once: every column's range, then
+    // the values (one pass per column would read the flows sixteen times).
+    using Values = std::array<int64_t, Count>;
+    std::vector<std::pair<Values, Values>> ranges(chunks.size());
+    parallelFor(chunks.size(), threads, [&](unsigned, size_t c) {
+        Values lo, hi;
+        lo.fill(std::numeric_limits<int64_t>::max());
+        hi.fill(std::numeric_limits<int64_t>::min());
+        for (size_t k = 0; k < chunks[c].count; ++k) {
+            const Values v = columnsOf(chunks[c].flows[k]);
+            for (size_t col = 0; col < Count; ++col) {
+                if (v[col] == kNoValue)
+                    continue;
+                lo[col] = std::min(lo[col], v[col]);
+                hi[col] = std::max(hi[col], v[col]);
+            }
+        }
+        ranges[c] = {lo, hi};
+        return true;
+    });
+    for (size_t col = 0; col < Count; ++col) {
+        int64_t lo = std::numeric_limits<int64_t>::max();
+        int64_t hi = std::numeric_limits<int64_t>::min();
+        for (const auto &[chunkLo, chunkHi] : ranges) {
+            lo = std::min(lo, chunkLo[col]);
+            hi = std::max(hi, chunkHi[col]);
+        }
+        if (total == 0)
+            m_columns[col].clear();
+        else
+            m_columns[col].prepare(total, lo, hi);
+    }
+    parallelFor(chunks.size(), threads, [&](unsigned, size_t c) {
+        for (size_t k = 0; k < chunks[c].count; ++k) {
+            const Values v = columnsOf(chunks[c].flows[k]);
+            for (size_t col = 0; col < Count; ++col)
+                m_columns[col].put(chunks[c].first + k, v[col]);
         }
         return true;
     });

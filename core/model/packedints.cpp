@@ -52,6 +52,18 @@ void PackedInts::assign(std::span<const int64_t> values)
     }
 }
 
+void PackedInts::prepare(size_t n, int64_t lo, int64_t hi)
+{
+    clear();
+    if (lo > hi)
+        lo = hi = 0;
+    // The width's all-ones pattern stays free for kNoValue.
+    const uint64_t range = uint64_t(hi) - uint64_t(lo);
+    const uint8_t width = range < 0xffu ? 1 : range < 0xffffu ? 2 : range < 0xffffffffu ? 4 : 8;
+    setLayout(width, lo, n);
+    m_bytes.resize(n * width);
+}
+
 bool PackedInts::setLayout(uint8_t width, int64_t base, size_t size)
 {
     if (!validWidth(width) || size > std::numeric_limits<size_t>::max() / width)

@@ -65,6 +65,25 @@ public:
     // builder packs a column straight from its staging without a wide copy of it.
     template<typename At>
     void assignWith(size_t n, At &&at);
+    // The same in two steps, for a caller that fills several columns in one pass of its own:
+    // prepare(n, lo, hi) with the smallest and largest value other than kNoValue (lo > hi
+    // when there is none) sizes the column, then put(i, v) stores each value (any order,
+    // any thread for distinct i).
+    void prepare(size_t n, int64_t lo, int64_t hi);
+    void put(size_t i, int64_t v)
+    {
+        auto store = [&](auto zero) {
+            using T = decltype(zero);
+            const T t = v == kNoValue ? T(~T(0)) : T(uint64_t(v) - uint64_t(m_base));
+            std::memcpy(m_bytes.data() + i * sizeof(T), &t, sizeof(T));
+        };
+        switch (m_width) {
+        case 1: store(uint8_t(0)); break;
+        case 2: store(uint16_t(0)); break;
+        case 4: store(uint32_t(0)); break;
+        default: store(uint64_t(0)); break;
+        }
+    }
 
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -138,12 +157,9 @@ void PackedInts::assignWith(size_t n, At &&at)
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     }
-    if (lo > hi)
-        lo = hi = 0;
-    const uint64_t range = uint64_t(hi) - uint64_t(lo);
-    const uint8_t width = range < 0xffu ? 1 : range < 0xffffu ? 2 : range < 0xffffffffu ? 4 : 8;
-    setLayout(width, lo, n);
-    m_bytes.resize(n * width);
+    prepare(n, lo, hi);
+    const uint8_t width = uint8_t(m_width);
+    lo = m_base;
     auto fill = [&](auto zero) {
         using T = decltype(zero);
         uint8_t *out = m_bytes.data();

@@ -2,10 +2,13 @@
 
 #include "core/base/loadcontrol.h"
 #include "core/base/parallel.h"
+#include "core/base/radixsort.h"
 
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <memory>
+#include <span>
 #include <thread>
 
 namespace tracedesk::core {
@@ -237,14 +240,38 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
         return m_tracks[e.track].rows[e.row].start[e.index];
     };
     auto chain = [&](std::vector<PlacedEndpoint> &eps, std::vector<Flow> &out) {
-        std::stable_sort(eps.begin(), eps.end(),
-                         [&](const PlacedEndpoint &x, const PlacedEndpoint &y) {
-                             if (x.id != y.id)
-                                 return x.id < y.id;
-                             if (x.category != y.category)
-                                 return x.category < y.category;
-                             return timeOf(x) < timeOf(y);
-                         });
+        // By id (a radix sort, stable), then each run of one id by category and time, stably:
+        // the order of one stable sort by (id, category, time), in linear passes.
+        {
+            std::unique_ptr<PlacedEndpoint[]> scratch(new PlacedEndpoint[eps.size()]);
+            radixSortByKey(std::span<PlacedEndpoint>(eps),
+                           std::span<PlacedEndpoint>(scratch.get(), eps.size()),
+                           [](const PlacedEndpoint &e) { return e.id; });
+        }
+        auto before = [&](const PlacedEndpoint &x, const PlacedEndpoint &y) {
+            if (x.category != y.category)
+                return x.category < y.category;
+            return timeOf(x) < timeOf(y);
+        };
+        for (size_t i = 0; i < eps.size();) {
+            size_t j = i + 1;
+            while (j < eps.size() && eps[j].id == eps[i].id)
+                ++j;
+            // A run is mostly a flow's two ends: sorted in place, without a buffer per run.
+            if (j - i <= 16) {
+                for (size_t k = i + 1; k < j; ++k) {
+                    const PlacedEndpoint e = eps[k];
+                    size_t at = k;
+                    for (; at > i && before(e, eps[at - 1]); --at)
+                        eps[at] = eps[at - 1];
+                    eps[at] = e;
+                }
+            } else {
+                std::stable_sort(eps.begin() + std::ptrdiff_t(i), eps.begin() + std::ptrdiff_t(j),
+                                 before);
+            }
+            i = j;
+        }
         for (size_t i = 0; i < eps.size();) {
             size_t j = i;
             while (j < eps.size() && eps[j].category == eps[i].category && eps[j].id == eps[i].id)

@@ -1,10 +1,13 @@
-// PackedInts and FlowTable: every value comes back as it went in, at the narrowest width.
+// PackedInts and FlowTable: every value comes back as it went in, at the narrowest width; and
+// the radix sort the load orders flow endpoints with.
 
+#include "core/base/radixsort.h"
 #include "core/model/flowtable.h"
 #include "core/model/packedints.h"
 
 #include <QtTest>
 
+#include <functional>
 #include <limits>
 #include <random>
 #include <span>
@@ -26,6 +29,7 @@ private slots:
     void adoptChecksTheLayout();
     void flowTableRoundTrips();
     void manyFlowsInPartsRoundTrip();
+    void radixSortIsAStableSort();
 };
 
 void TestPackedInts::widthFollowsTheRange_data()
@@ -187,6 +191,8 @@ void TestPackedInts::manyFlowsInPartsRoundTrip()
             parts[p].push_back(f);
         }
     }
+    // An id with kNoValue's bits comes back as it went in.
+    parts[2][0].id = uint64_t(1) << 63;
     FlowTable table;
     table.assign(std::span<const std::vector<Flow>>(parts));
     QCOMPARE(table.size(), size_t(160001));
@@ -197,6 +203,42 @@ void TestPackedInts::manyFlowsInPartsRoundTrip()
             QVERIFY(f.from == e.from && f.to == e.to);
             QCOMPARE(f.id, e.id);
             QCOMPARE(f.category, e.category);
+        }
+    }
+}
+
+// The radix sort used for flow endpoints gives what std::stable_sort gives: keys from a few
+// small values (long runs of equal keys), from every 64-bit value, and differing only in the
+// top bits (the passes over shared low digits are skipped).
+void TestPackedInts::radixSortIsAStableSort()
+{
+    struct Record
+    {
+        uint64_t key;
+        uint32_t arrival;
+    };
+    std::mt19937_64 random(11);
+    const std::vector<std::function<uint64_t()>> keys = {
+        [&] { return random() % 5; },
+        [&] { return random(); },
+        [&] { return (random() % 3) << 61; },
+        [&] { return uint64_t(7); },
+    };
+    for (const auto &key : keys) {
+        for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(1000), size_t(70000)}) {
+            std::vector<Record> records(n);
+            for (uint32_t i = 0; i < n; ++i)
+                records[i] = {key(), i};
+            std::vector<Record> expected = records;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [](const Record &a, const Record &b) { return a.key < b.key; });
+            std::vector<Record> scratch(n);
+            radixSortByKey(std::span<Record>(records), std::span<Record>(scratch),
+                           [](const Record &r) { return r.key; });
+            for (size_t i = 0; i < n; ++i) {
+                QCOMPARE(records[i].key, expected[i].key);
+                QCOMPARE(records[i].arrival, expected[i].arrival);
+            }
         }
     }
 }

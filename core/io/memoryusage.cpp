@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/resource.h>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -11,10 +13,10 @@ namespace tracedesk::core {
 
 namespace {
 
-// Value of a "<key>:   <n> kB" line of /proc/self/status, in bytes.
-uint64_t statusValue(const char *key)
+// Value of a "<key>:   <n> kB" line of a /proc file, in bytes.
+uint64_t procValue(const char *file, const char *key)
 {
-    std::FILE *f = std::fopen("/proc/self/status", "r");
+    std::FILE *f = std::fopen(file, "r");
     if (!f)
         return 0;
     char line[256];
@@ -30,6 +32,11 @@ uint64_t statusValue(const char *key)
     }
     std::fclose(f);
     return bytes;
+}
+
+uint64_t statusValue(const char *key)
+{
+    return procValue("/proc/self/status", key);
 }
 
 } // namespace
@@ -57,6 +64,19 @@ uint64_t heapInUseBytes()
 uint64_t peakRssBytes()
 {
     return statusValue("VmHWM");
+}
+
+uint64_t freeMemoryBytes()
+{
+    return procValue("/proc/meminfo", "MemFree");
+}
+
+double kernelCpuSeconds()
+{
+    struct rusage usage = {};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0)
+        return 0;
+    return double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) / 1e6;
 }
 
 bool resetPeakRss()

@@ -20,5 +20,10 @@ uint64_t peakRssBytes();
 // mappings); 0 where unknown. RSS minus file RSS minus this is memory freed but not returned.
 uint64_t heapInUseBytes();
 bool resetPeakRss();
+// The machine's unused memory (MemFree of /proc/meminfo): not page cache. A load whose pages
+// must first be reclaimed from the page cache spends seconds more in the kernel.
+uint64_t freeMemoryBytes();
+// CPU time the process (every thread) has spent in the kernel so far, in seconds.
+double kernelCpuSeconds();
 
 } // namespace tracedesk::core

@@ -200,6 +200,11 @@ private slots:
             QVERIFY2(o.value(key).toDouble() > 0, key);
         }
         QVERIFY(o.value("events").toDouble() >= 20000);
+        // The load's kernel time and the free memory it started with.
+        QVERIFY(o.value("load_kernel_s").isDouble());
+        QVERIFY(o.value("load_kernel_s").toDouble() >= 0);
+        QVERIFY(o.value("load_kernel_s").toDouble() < 60);
+        QVERIFY(o.value("free_memory_before_load_bytes").toDouble() > 0);
         // Timeline stages: medians in milliseconds (0 is possible for a very fast frame).
         for (const char *key : {"frame_build_ms_out", "frame_build_ms_mid", "frame_build_ms_in",
                                 "search_ms", "lod_index_build_ms"}) {

@@ -248,11 +248,24 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
         TimePs total = 0;
         p.firstStart = events[rootEvents.front()].start;
         for (uint32_t r : rootEvents) {
+            const TimePs start = events[r].start;
+            const TimePs duration = events[r].end - events[r].start;
+            total += duration;
+            p.slowCalls += duration > kTfDataSlowCallPs ? 1 : 0;
+            p.firstStart = std::min(p.firstStart, start);
+            p.minLatency = p.calls == 0 ? duration : std::min(p.minLatency, duration);
+            ++p.calls;
+            // Only an execution kept is walked. Of equally slow ones the first is kept, as
+            // the stable sort below keeps it first.
+            const bool replaces = !p.executions.empty() &&
+                                  duration > p.executions.front().duration;
+            if (keep == TfDataExecutions::Slowest && !p.executions.empty() && !replaces)
+                continue;
             Walker w{kinds, events, {}};
             w.visit(r, 0, true);
             TfDataExecution x;
-            x.start = events[r].start;
-            x.duration = events[r].end - events[r].start;
+            x.start = start;
+            x.duration = duration;
             for (auto &[iid, st] : w.stats) {
                 if (st.blocking && st.selfTime > x.bottleneckLatency) {
                     x.bottleneckLatency = st.selfTime;
@@ -260,16 +273,10 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
                 }
                 x.iterators.push_back(std::move(st));
             }
-            total += x.duration;
-            p.slowCalls += x.duration > kTfDataSlowCallPs ? 1 : 0;
-            p.firstStart = std::min(p.firstStart, x.start);
-            p.minLatency = p.calls == 0 ? x.duration : std::min(p.minLatency, x.duration);
-            ++p.calls;
-            // The stable sort below keeps the first of equally slow executions first.
-            if (keep == TfDataExecutions::All || p.executions.empty())
-                p.executions.push_back(std::move(x));
-            else if (x.duration > p.executions.front().duration)
+            if (keep == TfDataExecutions::Slowest && replaces)
                 p.executions.front() = std::move(x);
+            else
+                p.executions.push_back(std::move(x));
         }
         std::stable_sort(p.executions.begin(), p.executions.end(),
                          [](const TfDataExecution &a, const TfDataExecution &b) {

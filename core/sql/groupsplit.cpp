@@ -1,5 +1,8 @@
 #include "core/sql/groupsplit.h"
 
+#include "core/base/asciilower.h"
+#include "core/sql/sqltext.h"
+
 #include <cctype>
 #include <set>
 #include <string>
@@ -48,29 +51,12 @@ bool leavesConnectionAsIs(sqlite3_stmt *stmt)
     if (!text)
         return false;
     // The first keyword, after blanks and comments.
-    std::string_view rest(text);
-    for (;;) {
-        const size_t start = rest.find_first_not_of(" \t\r\n\f\v");
-        if (start == std::string_view::npos)
-            return false;
-        rest.remove_prefix(start);
-        if (rest.substr(0, 2) == "--") {
-            const size_t eol = rest.find('\n');
-            rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol);
-        } else if (rest.substr(0, 2) == "/*") {
-            const size_t close = rest.find("*/", 2);
-            rest.remove_prefix(close == std::string_view::npos ? rest.size() : close + 2);
-        } else {
-            break;
-        }
-    }
-    std::string keyword;
-    for (char c : rest) {
-        if (!std::isalpha(static_cast<unsigned char>(c)))
-            break;
-        keyword += char(std::toupper(static_cast<unsigned char>(c)));
-    }
-    return keyword == "SELECT" || keyword == "WITH" || keyword == "VALUES" || keyword == "EXPLAIN";
+    const std::string_view rest = skipTrivia(text);
+    size_t length = 0;
+    while (length < rest.size() && std::isalpha(static_cast<unsigned char>(rest[length])))
+        ++length;
+    const std::string keyword = asciiLower(rest.substr(0, length));
+    return keyword == "select" || keyword == "with" || keyword == "values" || keyword == "explain";
 }
 
 bool splitsByGroups(sqlite3 *db, sqlite3_stmt *stmt)

@@ -1,12 +1,12 @@
 #include "core/sql/sqlsession.h"
 
 #include "core/sql/groupsplit.h"
+#include "core/sql/sqltext.h"
 #include "core/sql/tables.h"
 
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -90,6 +90,15 @@ SqlCell cellOf(sqlite3_stmt *stmt, int column)
     }
 }
 
+// A statement that ended with `rc`: cancelled when the progress handler stopped it, else the
+// error with SQLite's message.
+Result<uint64_t> failure(int rc, std::string message)
+{
+    if (rc == SQLITE_INTERRUPT)
+        return Result<uint64_t>::cancelled();
+    return Error{std::move(message)};
+}
+
 std::vector<SqlCell> rowOf(sqlite3_stmt *stmt, int columns)
 {
     std::vector<SqlCell> row;
@@ -153,31 +162,6 @@ Result<std::unique_ptr<SqlSession>> SqlSession::open(TracePtr trace,
         return impl.error();
     return std::unique_ptr<SqlSession>(new SqlSession(std::move(impl).value()));
 }
-
-namespace {
-
-// True when `text` holds nothing but whitespace, semicolons and comments.
-bool onlyTrivia(const char *p, const char *end)
-{
-    while (p < end) {
-        if (std::isspace(static_cast<unsigned char>(*p)) || *p == ';') {
-            ++p;
-        } else if (p + 1 < end && p[0] == '-' && p[1] == '-') {
-            while (p < end && *p != '\n')
-                ++p;
-        } else if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-            p += 2;
-            while (p + 1 < end && !(p[0] == '*' && p[1] == '/'))
-                ++p;
-            p = std::min(end, p + 2);
-        } else {
-            return false;
-        }
-    }
-    return true;
-}
-
-} // namespace
 
 unsigned SqlSession::Impl::partsFor(sqlite3_stmt *stmt, const SqlRunOptions &options)
 {
@@ -297,8 +281,7 @@ std::optional<Result<uint64_t>> SqlSession::Impl::runSplit(sqlite3_stmt *stmt, u
     join->letFinish = !stopped && error.empty();
     join.reset();
     if (!error.empty())
-        return rc == SQLITE_INTERRUPT ? Result<uint64_t>::cancelled()
-                                      : Result<uint64_t>(Error{error});
+        return failure(rc, error);
     // The parts' rows in part order, as one run would have given them.
     for (PartRows &part : out) {
         for (auto &row : part.rows) {
@@ -311,8 +294,7 @@ std::optional<Result<uint64_t>> SqlSession::Impl::runSplit(sqlite3_stmt *stmt, u
         if (stopped)
             break;
         if (part.rc != SQLITE_DONE)
-            return part.rc == SQLITE_INTERRUPT ? Result<uint64_t>::cancelled()
-                                               : Result<uint64_t>(Error{part.error});
+            return failure(part.rc, part.error);
     }
     return rows;
 }
@@ -336,15 +318,12 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
     while (tail < end && !sawLast) {
         sqlite3_stmt *stmt = nullptr;
         int rc = sqlite3_prepare_v2(db, tail, int(end - tail), &stmt, &tail);
-        if (rc != SQLITE_OK) {
-            if (rc == SQLITE_INTERRUPT)
-                return Result<uint64_t>::cancelled();
-            return Error{sqlite3_errmsg(db)};
-        }
+        if (rc != SQLITE_OK)
+            return failure(rc, sqlite3_errmsg(db));
         if (!stmt)
             continue; // whitespace or a comment
         // Only the last statement's rows are delivered; earlier ones just run.
-        sawLast = onlyTrivia(tail, end);
+        sawLast = skipTrivia(std::string_view(tail, size_t(end - tail))).empty();
         if (!leavesConnectionAsIs(stmt))
             m_impl->changedConnection = true;
         const int columns = sqlite3_column_count(stmt);
@@ -374,9 +353,7 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
         if (!stopped && rc != SQLITE_DONE) {
             std::string message = sqlite3_errmsg(db);
             sqlite3_finalize(stmt);
-            if (rc == SQLITE_INTERRUPT)
-                return Result<uint64_t>::cancelled();
-            return Error{message};
+            return failure(rc, std::move(message));
         }
         sqlite3_finalize(stmt);
     }

@@ -7,15 +7,6 @@ namespace tracedesk::core {
 
 namespace {
 
-template<typename T>
-void store(std::span<const int64_t> values, int64_t base, uint8_t *out)
-{
-    for (size_t i = 0; i < values.size(); ++i) {
-        const T v = values[i] == kNoValue ? T(~T(0)) : T(uint64_t(values[i]) - uint64_t(base));
-        std::memcpy(out + i * sizeof(T), &v, sizeof(T));
-    }
-}
-
 bool validWidth(uint8_t width)
 {
     return width == 1 || width == 2 || width == 4 || width == 8;
@@ -25,31 +16,7 @@ bool validWidth(uint8_t width)
 
 void PackedInts::assign(std::span<const int64_t> values)
 {
-    clear();
-    if (values.empty())
-        return;
-    int64_t lo = std::numeric_limits<int64_t>::max();
-    int64_t hi = std::numeric_limits<int64_t>::min();
-    for (int64_t v : values) {
-        if (v == kNoValue)
-            continue;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-    }
-    if (lo > hi)
-        lo = hi = 0; // every value absent
-    // The all-ones pattern is kNoValue, so the range must stay below it.
-    const uint64_t range = uint64_t(hi) - uint64_t(lo);
-    m_width = range < 0xffu ? 1 : range < 0xffffu ? 2 : range < 0xffffffffu ? 4 : 8;
-    m_base = lo;
-    m_size = values.size();
-    m_bytes.resize(m_size * m_width);
-    switch (m_width) {
-    case 1: store<uint8_t>(values, m_base, m_bytes.data()); break;
-    case 2: store<uint16_t>(values, m_base, m_bytes.data()); break;
-    case 4: store<uint32_t>(values, m_base, m_bytes.data()); break;
-    default: store<uint64_t>(values, m_base, m_bytes.data()); break;
-    }
+    assignWith(values.size(), [&](size_t i) { return values[i]; });
 }
 
 void PackedInts::prepare(size_t n, int64_t lo, int64_t hi)

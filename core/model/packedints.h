@@ -74,7 +74,7 @@ public:
     {
         auto store = [&](auto zero) {
             using T = decltype(zero);
-            const T t = v == kNoValue ? T(~T(0)) : T(uint64_t(v) - uint64_t(m_base));
+            const T t = encode<T>(v, m_base);
             std::memcpy(m_bytes.data() + i * sizeof(T), &t, sizeof(T));
         };
         switch (m_width) {
@@ -137,6 +137,13 @@ private:
     }
 
     std::vector<uint8_t> m_bytes;
+    // A value as stored at width sizeof(T): its distance from the base, or all ones.
+    template<typename T>
+    static T encode(int64_t v, int64_t base)
+    {
+        return v == kNoValue ? T(~T(0)) : T(uint64_t(v) - uint64_t(base));
+    }
+
     size_t m_size = 0;
     int64_t m_base = 0;
     uint8_t m_width = 8;
@@ -165,7 +172,7 @@ void PackedInts::assignWith(size_t n, At &&at)
         uint8_t *out = m_bytes.data();
         for (size_t i = 0; i < n; ++i) {
             const int64_t v = at(i);
-            const T t = v == kNoValue ? T(~T(0)) : T(uint64_t(v) - uint64_t(lo));
+            const T t = encode<T>(v, lo);
             std::memcpy(out + i * sizeof(T), &t, sizeof(T));
         }
     };

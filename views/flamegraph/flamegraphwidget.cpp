@@ -4,6 +4,8 @@
 #include "views/timeline/timelinegeometry.h"
 #include "views/timeline/timelinetheme.h"
 
+#include "core/query/search.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -34,6 +36,12 @@ QString percentText(core::TimePs part, core::TimePs whole)
 {
     return whole > 0 ? QString::number(100.0 * double(part) / double(whole), 'f', 1) + '%'
                      : QStringLiteral("–");
+}
+
+bool isAscii(std::string_view text)
+{
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 } // namespace
@@ -94,9 +102,18 @@ void FlameGraphWidget::setSearch(const QString &text)
     m_matchCount = 0;
     m_matchedTime = 0;
     if (m_tree && !text.isEmpty()) {
+        // ASCII text is matched in place, as the timeline's search matches names: a keystroke
+        // over 640k frame names would otherwise make each a QString (80 ms). Qt's Unicode
+        // case rule stays for anything else.
+        const std::string needle = text.toStdString();
+        const bool asciiNeedle = isAscii(needle);
         std::vector<uint8_t> nameMatches(m_tree->nameCount(), 0);
-        for (uint32_t i = 1; i < nameMatches.size(); ++i)
-            nameMatches[i] = m_tree->nameText(i).contains(text, Qt::CaseInsensitive);
+        for (uint32_t i = 1; i < nameMatches.size(); ++i) {
+            const std::string &name = (*m_tree->names)[i];
+            nameMatches[i] = asciiNeedle && isAscii(name)
+                                 ? core::containsIgnoringCase(name, needle)
+                                 : m_tree->nameText(i).contains(text, Qt::CaseInsensitive);
+        }
         // Nodes come after their parents, so one forward pass knows whether an ancestor matched.
         std::vector<uint8_t> under(m_tree->nodes.size(), 0);
         for (uint32_t n = 1; n < m_tree->nodes.size(); ++n) {

@@ -167,6 +167,21 @@ void TestPodViewerPanel::noStepsDrawsNoChart()
     for (QLabel *label : panel.findChildren<QLabel *>())
         reasonShown = reasonShown || (label->isVisible() && label->text().contains("no step"));
     QVERIFY(reasonShown);
+    // Hosts whose steps do not meet are told apart from a profile without steps (one host).
+    auto shown = [&](const char *text) {
+        for (QLabel *label : panel.findChildren<QLabel *>()) {
+            if (label->isVisible() && label->text().contains(text))
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(shown("common to all hosts"));
+    auto none = std::make_shared<PodViewerData>(*data);
+    none->emptyIntersection = false;
+    panel.setData(none);
+    QVERIFY(!panel.chartView()->isVisible());
+    QVERIFY(shown("has no steps"));
+    QVERIFY(!shown("common to all hosts"));
 }
 
 QTEST_MAIN(TestPodViewerPanel)

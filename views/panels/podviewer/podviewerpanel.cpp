@@ -184,9 +184,14 @@ void PodViewerPanel::showStep()
     m_order.clear();
     if (!m_data || m_step < 0) {
         // No empty chart: the line above it says why there is nothing to draw.
-        m_stepLabel->setText(m_data ? tr("No step is common to all hosts, so there is no step "
-                                         "breakdown to draw.")
-                                    : QString());
+        if (!m_data)
+            m_stepLabel->clear();
+        else if (m_data->emptyIntersection)
+            m_stepLabel->setText(tr("No step is common to all hosts, so there is no step "
+                                    "breakdown to draw."));
+        else
+            m_stepLabel->setText(tr("The profile has no steps, so there is no step breakdown "
+                                    "to draw."));
         m_chart->hide();
         m_card->hide();
         return;

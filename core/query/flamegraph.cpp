@@ -53,17 +53,91 @@ void sortChildrenByName(std::vector<Node> &nodes, const std::vector<std::string>
     }
 }
 
-// The slice on `above` whose span holds t, if any.
-std::optional<size_t> callerIndex(const Row &above, TimePs t)
+// A slice of the track being walked whose span may still hold later slices: a candidate
+// caller. `from`-`to` is the part it counts; `covered` is where its last child's counted part
+// ends, so children taken from different rows never count the same time twice.
+struct OpenSlice
 {
-    const auto it = std::upper_bound(above.start.begin(), above.start.end(), t);
-    if (it == above.start.begin())
-        return std::nullopt;
-    const size_t p = size_t(it - above.start.begin()) - 1;
-    if (t < above.end(p) || above.start[p] == t)
-        return p;
-    return std::nullopt;
+    TimePs start = 0;
+    TimePs end = 0;
+    TimePs from = 0;
+    TimePs to = 0;
+    TimePs covered = 0;
+    uint32_t node = 0;
+    uint32_t row = 0;
+
+    bool holds(TimePs t) const { return t < end || start == t; }
+};
+
+// Picks the caller of a slice `s`-`e` on `row` among the open slices of rows above it: the
+// innermost that holds the whole slice; when none does (input that overlaps without nesting),
+// the one holding its start that keeps most of its counted time. -1: a top frame.
+int pickCaller(const std::vector<OpenSlice> &open, uint32_t row, TimePs s, TimePs e)
+{
+    int fallback = -1;
+    TimePs kept = -1;
+    for (int k = int(open.size()) - 1; k >= 0; --k) {
+        const OpenSlice &o = open[size_t(k)];
+        if (o.row >= row || !o.holds(s))
+            continue;
+        if (e <= o.end)
+            return k;
+        const TimePs overlap = std::max<TimePs>(0, std::min(e, o.to) - std::max(s, o.from));
+        if (overlap > kept) {
+            kept = overlap;
+            fallback = k;
+        }
+    }
+    return fallback;
 }
+
+// Walks one track's slices in scope in start order (a lower row first at equal starts), so
+// each slice's possible callers are exactly the open slices.
+class TrackSweep
+{
+public:
+    TrackSweep(const Track &track, TimePs t0, TimePs t1)
+        : m_track(track)
+    {
+        m_at.resize(track.rows.size());
+        m_last.resize(track.rows.size());
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            const IndexRange range = overlappingRange(track.rows[r], t0, t1);
+            m_at[r] = range.first;
+            m_last[r] = range.last;
+            if (range.first < range.last)
+                m_heap.push_back({track.rows[r].start[range.first], r});
+        }
+        std::make_heap(m_heap.begin(), m_heap.end(), later);
+    }
+
+    // The next slice's row and index; false when every row is done.
+    bool next(uint32_t &row, size_t &index)
+    {
+        if (m_heap.empty())
+            return false;
+        std::pop_heap(m_heap.begin(), m_heap.end(), later);
+        row = m_heap.back().second;
+        index = m_at[row]++;
+        if (m_at[row] < m_last[row]) {
+            m_heap.back().first = m_track.rows[row].start[m_at[row]];
+            std::push_heap(m_heap.begin(), m_heap.end(), later);
+        } else {
+            m_heap.pop_back();
+        }
+        return true;
+    }
+
+private:
+    static bool later(const std::pair<TimePs, uint32_t> &a, const std::pair<TimePs, uint32_t> &b)
+    {
+        return a > b;
+    }
+
+    const Track &m_track;
+    std::vector<size_t> m_at, m_last;
+    std::vector<std::pair<TimePs, uint32_t>> m_heap; // next start per row, earliest on top
+};
 
 } // namespace
 
@@ -130,58 +204,45 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
 
     uint64_t seen = 0;
-    std::vector<uint32_t> above, current; // node per slice of the previous / this row's range
-    // Each slice's counted span (clipped to the window and to its own caller): a child is
-    // clipped to that, not to its caller's raw span, so no frame is narrower than its children
-    // even where a slice sticks out of the one above it (a GPU-side annotation over kernels).
-    std::vector<std::pair<TimePs, TimePs>> aboveSpan, currentSpan;
+    std::vector<OpenSlice> open;
     for (uint32_t t : tracks) {
         if (t >= trace.tracks.size())
             continue;
         const Track &track = trace.tracks[t];
-        size_t aboveFirst = 0;
-        above.clear();
-        aboveSpan.clear();
-        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        TrackSweep sweep(track, scope.t0, scope.t1);
+        open.clear();
+        uint32_t r = 0;
+        size_t i = 0;
+        while (sweep.next(r, i)) {
+            if ((++seen & kCancelPollMask) == 0 && cancel && cancel->load())
+                return Result<FlameGraph>::cancelled();
             const Row &row = track.rows[r];
-            const IndexRange range = overlappingRange(row, scope.t0, scope.t1);
-            current.assign(range.last - range.first, kNone);
-            currentSpan.assign(range.last - range.first, {0, 0});
-            for (size_t i = range.first; i < range.last; ++i) {
-                if ((++seen & kCancelPollMask) == 0 && cancel && cancel->load())
-                    return Result<FlameGraph>::cancelled();
-                const TimePs s = row.start[i];
-                const TimePs e = row.end(i);
-                // What counts is the part inside the window and inside the caller.
-                TimePs from = std::max(s, scope.t0), to = std::min(e, scope.t1);
-                uint32_t parent = kNone;
-                if (r > 0) {
-                    const Row &up = track.rows[r - 1];
-                    if (const auto p = callerIndex(up, s); p && *p >= aboveFirst &&
-                                                           *p - aboveFirst < above.size() &&
-                                                           above[*p - aboveFirst] != kNone) {
-                        parent = above[*p - aboveFirst];
-                        from = std::max(from, aboveSpan[*p - aboveFirst].first);
-                        to = std::min(to, aboveSpan[*p - aboveFirst].second);
-                    }
-                }
-                const TimePs wall = std::max<TimePs>(0, to - from);
-                const StringId name = trace.kinds[row.kind[i]].name;
-                if (parent == kNone) {
-                    if (scope.rootName && name != *scope.rootName)
-                        continue;
-                    parent = 0;
-                }
-                const uint32_t node = table.child(parent, nameIndex(name));
-                FlameNode &n = graph.nodes[node];
-                n.wall += wall;
-                ++n.count;
-                current[i - range.first] = node;
-                currentSpan[i - range.first] = {from, std::max(from, to)};
+            const TimePs s = row.start[i];
+            const TimePs e = row.end(i);
+            while (!open.empty() && !open.back().holds(s))
+                open.pop_back();
+            // What counts is the part inside the window and inside the caller, after the
+            // caller's earlier children.
+            TimePs from = std::max(s, scope.t0), to = std::min(e, scope.t1);
+            uint32_t parent = kNone;
+            if (const int k = pickCaller(open, r, s, e); k >= 0) {
+                OpenSlice &caller = open[size_t(k)];
+                parent = caller.node;
+                from = std::max({from, caller.from, caller.covered});
+                to = std::min(to, caller.to);
+                caller.covered = std::max(caller.covered, std::max(from, to));
             }
-            std::swap(above, current);
-            std::swap(aboveSpan, currentSpan);
-            aboveFirst = range.first;
+            const StringId name = trace.kinds[row.kind[i]].name;
+            if (parent == kNone) {
+                if (scope.rootName && name != *scope.rootName)
+                    continue;
+                parent = 0;
+            }
+            const uint32_t node = table.child(parent, nameIndex(name));
+            FlameNode &n = graph.nodes[node];
+            n.wall += std::max<TimePs>(0, to - from);
+            ++n.count;
+            open.push_back({s, e, from, std::max(from, to), from, node, r});
         }
     }
     if (cancel && cancel->load())

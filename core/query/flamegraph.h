@@ -2,14 +2,23 @@
 
 // Flame graphs: slices merged by their stack of names.
 //
-// Design note: a slice's caller is the slice on the row above whose span holds its start (rows
-// are nesting depths, sorted and non-overlapping, so one binary search finds it). Rows are
-// walked top-down per track, each slice in scope mapped to a node of the merged tree: the
-// child, named like the slice, of its caller's node (one hash lookup keyed by parent node and
-// name). A node's wall time is the sum of its slices' durations, each clipped to the scope's
-// window and to its caller's span (input that overlaps without nesting is placed on a lower
-// row and may stick out), so a node is never narrower than its children together; its self
-// time is its wall time minus its children's. Widths are integer picoseconds, exact.
+// Design note: a slice's caller is the innermost slice on a row above that holds its whole
+// span. Each track's slices in scope are swept in start order (a k-way merge of its rows, which
+// are sorted and non-overlapping) with a stack of the slices still open, so the caller is found
+// among a few open slices and memory does not grow with the trace. Each slice is mapped to a
+// node of the merged tree: the child, named like the slice, of its caller's node (one hash
+// lookup keyed by parent node and name). A node's wall time is the sum of its slices' durations,
+// each clipped to the scope's window, to its caller's counted span and past its caller's
+// earlier children, so a node is never narrower than its children together; its self time is
+// its wall time minus its children's. Widths are integer picoseconds, exact.
+//
+// Input that overlaps without nesting: a Python-stack trace's `record_function` range starts
+// inside the short `__enter__` frames and outlives them, placed on a row below them. Its
+// caller is the frame above those that holds all of it, so the range and everything under it
+// keep their time (taking the slice that holds its start on the row just above would clip the
+// range to an 8 us frame). A slice that no slice above holds whole (a GPU-side annotation
+// sticking out of another) goes under the one holding its start that keeps most of its time,
+// clipped to it.
 //
 // Scopes: every slice of some tracks overlapping a window (an area selection, a track, the
 // whole trace), counted for its part inside the window, so a graph of an area says where that

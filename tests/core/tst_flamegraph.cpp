@@ -1,7 +1,15 @@
 #include "core/query/flamegraph.h"
+#include "core/io/chromejsonreader.h"
 #include "support/kinetofixtures.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
+
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 using namespace tracedesk::core;
 
@@ -299,6 +307,110 @@ private slots:
         const FrameCalls b = frameCalls(g.value(), "B");
         QCOMPARE(b.self, 10 * kUs);
         QCOMPARE(b.wall, 50 * kUs);
+    }
+
+    // A Python-stack trace's record_function range R starts inside the short __enter__ frame
+    // E on the row above and outlives it: main 0-100, E 10-20, R 15-90, K 30-60 under R. R's
+    // caller is main, the frame that holds all of it; it counts after its earlier sibling E
+    // (20-90), and K keeps its 30 us. Taking E, the slice on the row just above holding R's
+    // start, clipped R to 5 us and K to 0.
+    void rangeStartingInsideAShortFrame()
+    {
+        auto trace = load(R"({"traceEvents": [
+          {"ph": "X", "cat": "python_function", "name": "main", "pid": 1, "tid": 1, "ts": 0,
+           "dur": 100},
+          {"ph": "X", "cat": "python_function", "name": "E", "pid": 1, "tid": 1, "ts": 10,
+           "dur": 10},
+          {"ph": "X", "cat": "user_annotation", "name": "R", "pid": 1, "tid": 1, "ts": 15,
+           "dur": 75},
+          {"ph": "X", "cat": "cpu_op", "name": "K", "pid": 1, "tid": 1, "ts": 30, "dur": 30}
+        ]})");
+        QVERIFY(trace);
+        QCOMPARE(trace->tracks.front().rows.size(), size_t(4)); // R placed below E, K below R
+        auto g = buildFlameGraph(*trace, {});
+        QVERIFY(g.ok());
+        checkNode(g.value(), {"main"}, 100 * kUs, (100 - 10 - 70) * kUs, 1);
+        checkNode(g.value(), {"main", "E"}, 10 * kUs, 10 * kUs, 1);
+        checkNode(g.value(), {"main", "R"}, 70 * kUs, 40 * kUs, 1);
+        checkNode(g.value(), {"main", "R", "K"}, 30 * kUs, 30 * kUs, 1);
+        QCOMPARE(nodeAt(g.value(), {"main", "E", "R"}), -1);
+
+        // Only R's instances: main and E are outside the graph, R is a top frame whole.
+        StringId r = 0;
+        QVERIFY(trace->strings.find("R", &r));
+        FlameScope byName;
+        byName.rootName = r;
+        g = buildFlameGraph(*trace, byName);
+        QVERIFY(g.ok());
+        checkNode(g.value(), {"R"}, 75 * kUs, 45 * kUs, 1);
+        checkNode(g.value(), {"R", "K"}, 30 * kUs, 30 * kUs, 1);
+    }
+
+    // The SGLang prefill+decode trace (2025-26, Python stacks): its step[...] ranges start
+    // inside record_function's Python frames. Checked against the raw file: the frames whose
+    // name holds "gemm", counted once where nested, cover exactly the union of those slices'
+    // spans on their thread, and the step frames keep nearly all of their raw duration (they
+    // lose only the microseconds before the __enter__ frames end).
+    void pythonStackTraceKeepsItsTime()
+    {
+        const QString path = QString(TRACEDESK_SHARED_FIXTURES) +
+            "/chrome_json/"
+            "tracelens__inference_sglang_prefilldecode__sglang_Qwen3-8B_prefilldecode.json.gz";
+        TRACEDESK_REQUIRE_FIXTURE(path);
+        std::map<std::pair<qint64, qint64>, std::vector<std::pair<double, double>>> gemm;
+        double stepUs = 0;
+        for (const QJsonValue &v :
+             testsupport::readFixtureObject(path).value("traceEvents").toArray()) {
+            const QJsonObject ev = v.toObject();
+            if (ev.value("ph").toString() != "X")
+                continue;
+            const QString name = ev.value("name").toString();
+            const double ts = ev.value("ts").toDouble(), dur = ev.value("dur").toDouble();
+            if (name.contains("gemm", Qt::CaseInsensitive)) {
+                gemm[{ev.value("pid").toInteger(), ev.value("tid").toInteger()}].push_back(
+                    {ts, ts + dur});
+            }
+            if (name.startsWith("step["))
+                stepUs += dur;
+        }
+        double unionUs = 0;
+        for (auto &[thread, spans] : gemm) {
+            std::sort(spans.begin(), spans.end());
+            double from = spans.front().first, to = spans.front().second;
+            for (const auto &[s, e] : spans) {
+                if (s > to) {
+                    unionUs += to - from;
+                    from = s;
+                }
+                to = std::max(to, e);
+            }
+            unionUs += to - from;
+        }
+        QVERIFY(unionUs > 1000 && stepUs > 1000);
+
+        auto trace = readChromeJson(path.toStdString(), nullptr, LoadOptions{});
+        QVERIFY(trace);
+        auto g = buildFlameGraph(*trace.value(), {});
+        QVERIFY(g.ok());
+        const FlameGraph &graph = g.value();
+        TimePs gemmWall = 0, stepWall = 0;
+        std::vector<uint8_t> underMatch(graph.nodes.size(), 0);
+        for (uint32_t n = 1; n < graph.nodes.size(); ++n) {
+            const FlameNode &node = graph.nodes[n];
+            const bool match = graph.nameOf(n).find("gemm") != std::string_view::npos;
+            if (match && !underMatch[node.parent])
+                gemmWall += node.wall;
+            underMatch[n] = underMatch[node.parent] || match;
+            if (graph.nameOf(n).substr(0, 5) == "step[")
+                stepWall += node.wall;
+        }
+        // Within 0.01 us: the raw times are read here as doubles, the store's are exact.
+        QVERIFY2(std::abs(double(gemmWall) / 1e6 - unionUs) < 0.01,
+                 qPrintable(QString("%1 against %2 us").arg(double(gemmWall) / 1e6).arg(unionUs)));
+        QVERIFY2(double(stepWall) / 1e6 > 0.99 * stepUs && double(stepWall) / 1e6 <= stepUs,
+                 qPrintable(QString("%1 of %2 us").arg(double(stepWall) / 1e6).arg(stepUs)));
+        for (const FlameNode &n : graph.nodes)
+            QVERIFY(n.self >= 0);
     }
 
     void cancelled()

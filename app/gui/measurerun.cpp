@@ -97,6 +97,7 @@ void MeasureRun::measureZooms()
         m_zoomMs.append(paintMs());
     }
     m_rssAfterZooms = core::currentRssBytes();
+    m_peakAfterZooms = core::peakRssBytes();
     measureNextPanel();
 }
 
@@ -134,6 +135,8 @@ void MeasureRun::pollPanel()
     panel.insert(QStringLiteral("timed_out"), computing);
     panel.insert(QStringLiteral("rss_bytes"), double(core::currentRssBytes()));
     panel.insert(QStringLiteral("heap_in_use_bytes"), double(core::heapInUseBytes()));
+    // The peak so far: where it rises is the panel (or the work before it) that set it.
+    panel.insert(QStringLiteral("rss_peak_bytes"), double(core::peakRssBytes()));
     m_panels.append(panel);
     measureNextPanel();
 }
@@ -163,6 +166,7 @@ void MeasureRun::finish()
     o.insert(QStringLiteral("panels"), m_panels);
     o.insert(QStringLiteral("rss_after_load_bytes"), double(m_rssAfterLoad));
     o.insert(QStringLiteral("rss_after_zooms_bytes"), double(m_rssAfterZooms));
+    o.insert(QStringLiteral("rss_peak_after_zooms_bytes"), double(m_peakAfterZooms));
     o.insert(QStringLiteral("rss_steady_bytes"), steady);
     // Where the steady RSS is: file mappings, the allocator's live blocks, and the rest (freed
     // but kept by the allocator, thread stacks, graphics buffers).

@@ -55,6 +55,7 @@ private:
     double m_indexReadyMs = -1;
     quint64 m_rssAfterLoad = 0;
     quint64 m_rssAfterZooms = 0;   // the timeline's index built and its zooms painted
+    quint64 m_peakAfterZooms = 0;
     QJsonArray m_zoomMs;
     QJsonArray m_panels;
     size_t m_nextDock = 0;

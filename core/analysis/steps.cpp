@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <span>
@@ -180,6 +181,8 @@ struct SpanColumns
 
     void allocate(uint64_t n)
     {
+        bounds.reset();
+        types.reset();
         bounds.reset(new Bounds[n]);
         types.reset(new EventType[n]);
     }
@@ -195,6 +198,67 @@ struct SpanColumns
         for (uint64_t k = 0; k < count; ++k)
             (*out)[k] = {bounds[offset + k].start, bounds[offset + k].end, types[offset + k]};
     }
+};
+
+// The walk that collects the steps' spans runs once to count each group's spans, then once per
+// batch of groups (by id, a bounded number of spans each), so the spans held at a time are
+// bounded however big the trace. A row's groups come in ascending order when its events and its
+// steps do (nearly every row): its walk resumes in each batch where the last one stopped, so it
+// is walked once over all batches. A row that is not in group order is walked whole each time.
+class StepWalk
+{
+public:
+    static constexpr size_t kUnordered = std::numeric_limits<size_t>::max();
+
+    explicit StepWalk(const Trace &trace)
+    {
+        m_resume.resize(trace.tracks.size());
+        for (size_t t = 0; t < trace.tracks.size(); ++t)
+            m_resume[t].assign(trace.tracks[t].rows.size(), 0);
+    }
+
+    bool counting() const { return m_counting; }
+    void startBatch(int64_t lo, int64_t hi)
+    {
+        m_counting = false;
+        m_lo = lo;
+        m_hi = hi;
+    }
+    // The first event of the row to visit.
+    size_t first(uint32_t track, uint32_t row) const
+    {
+        const size_t at = m_resume[track][row];
+        return m_counting || at == kUnordered ? 0 : at;
+    }
+    // Whether event `i` (of group g >= 0) is collected; false with `stop` set when the row's
+    // walk ends here for this batch.
+    bool take(uint32_t track, uint32_t row, size_t i, int64_t g, int64_t &last, bool &stop)
+    {
+        if (m_counting) {
+            if (g < last)
+                m_resume[track][row] = kUnordered;
+            last = g;
+            return true;
+        }
+        if (g >= m_hi && m_resume[track][row] != kUnordered) {
+            m_resume[track][row] = i;
+            stop = true;
+            return false;
+        }
+        return g >= m_lo && g < m_hi;
+    }
+    // The row's walk reached its end.
+    void finished(uint32_t track, uint32_t row, size_t size)
+    {
+        if (!m_counting && m_resume[track][row] != kUnordered)
+            m_resume[track][row] = size;
+    }
+
+private:
+    std::vector<std::vector<size_t>> m_resume;
+    bool m_counting = true;
+    int64_t m_lo = 0;
+    int64_t m_hi = 0;
 };
 
 struct Marker
@@ -343,11 +407,13 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
         const bool hasStepName = trace.strings.find("step_name", &stepNameKey);
         const bool hasIpl = trace.strings.find("_ipl_stage_name", &iplKey);
 
-        // The events of every step are collected twice: once to count each group's spans, once
-        // into one array sized exactly, so a 100M-event trace's spans take no growth slack and
-        // no allocation per group. Everything else the walk records is the same both times.
+        // The events of every step are walked once to count each group's spans, then once per
+        // batch into an array sized exactly (StepWalk), so a 100M-event trace's spans take no
+        // growth slack, no allocation per group and a bounded amount of memory. Everything else
+        // the walk records is the same every time.
         SpanColumns spans;
         std::unordered_set<int64_t> deviceGroups;
+        StepWalk walk(trace);
         auto collect = [&](auto &&emit) {
             // Device planes: markers and events, kept per plane only for groups with a marker there.
             for (uint32_t pi = 0; pi < trace.planes.size(); ++pi) {
@@ -392,12 +458,18 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                         const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
                         // Events come in time order, a step's one after another: the lookups
                         // by group are made once per run of one group, not per event.
-                        int64_t lastGroup = kNoValue;
-                        bool hasMarker = false, inUsed = false;
-                        for (size_t i = 0; i < row.size(); ++i) {
+                        int64_t lastGroup = kNoValue, ordered = -1;
+                        bool hasMarker = false, inUsed = false, stop = false;
+                        size_t i = walk.first(ti, r);
+                        for (; i < row.size(); ++i) {
                             const int64_t g = group(i);
                             if (g < 0)
                                 continue;
+                            if (!walk.take(ti, r, i, g, ordered, stop)) {
+                                if (stop)
+                                    break;
+                                continue;
+                            }
                             int64_t corr = corrCol.empty() ? kNoValue : corrCol[i];
                             if (corr == kNoValue)
                                 corr = trace.kinds[row.kind[i]].side[size_t(SideColumn::CorrelationId)];
@@ -431,6 +503,8 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                                 inUsed = true;
                             }
                         }
+                        if (!stop)
+                            walk.finished(ti, r, row.size());
                     }
                 }
                 for (int64_t g : used) {
@@ -473,12 +547,18 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                     const Row &row = t.rows[r];
                     RowGroups group(trace, groups, ti, r);
                     const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
-                    int64_t lastGroup = kNoValue;
-                    bool onDevice = false;
-                    for (size_t i = 0; i < row.size(); ++i) {
+                    int64_t lastGroup = kNoValue, ordered = -1;
+                    bool onDevice = false, stop = false;
+                    size_t i = walk.first(ti, r);
+                    for (; i < row.size(); ++i) {
                         const int64_t g = group(i);
                         if (g < 0)
                             continue;
+                        if (!walk.take(ti, r, i, g, ordered, stop)) {
+                            if (stop)
+                                break;
+                            continue;
+                        }
                         if (g != lastGroup) {
                             lastGroup = g;
                             onDevice = !db.hasDevice || deviceGroups.count(g) != 0;
@@ -519,49 +599,67 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                         if (!stepName.empty() && grp.stepName.empty())
                             grp.stepName = std::string(stepName);
                     }
+                    if (!stop)
+                        walk.finished(ti, r, row.size());
                 }
             }
         };
-        uint64_t spanTotal = 0;
-        collect([&](Group &grp, const Span &) {
-            ++grp.spanCount;
-            ++spanTotal;
-        });
-        spans.allocate(spanTotal);
-        uint64_t next = 0;
-        for (Group &g : table.groups()) {
-            g.spanOffset = next;
-            next += g.spanCount;
-            g.spanCount = 0;
-        }
-        collect([&](Group &grp, const Span &span) {
-            spans.set(grp.spanOffset + grp.spanCount++, span);
-        });
+        collect([&](Group &grp, const Span &) { ++grp.spanCount; });
 
+        std::vector<size_t> byId(table.groups().size());
+        for (size_t k = 0; k < byId.size(); ++k)
+            byId[k] = k;
+        std::sort(byId.begin(), byId.end(), [&](size_t a, size_t b) {
+            return table.groups()[a].id < table.groups()[b].id;
+        });
         std::vector<Span> stepSpans;
-        for (Group &g : table.groups()) {
-            if (db.hasDevice && !deviceGroups.count(g.id))
-                continue;
-            Marker span = g.device.duration >= 0 ? g.device : g.host;
-            if (g.device.duration >= 0 && g.host.contains(g.device))
-                span = g.host;
-            if (span.duration < 0)
-                continue;
-            StepInfo s;
-            s.groupId = g.id;
-            s.begin = span.begin;
-            s.duration = span.duration;
-            spans.copy(g.spanOffset, g.spanCount, &stepSpans);
-            s.typePs = sweep(stepSpans, span.begin, span.begin + span.duration);
-            const bool keep = db.hasDevice ? s.type(EventType::DeviceCompute16)
-                                                     + s.type(EventType::DeviceCompute32) > 0
-                                           : s.type(EventType::HostCompute) > 0;
-            if (!keep)
-                continue;
-            s.name = !g.stepName.empty() ? g.stepName
-                     : !g.device.name.empty() ? std::string(g.device.name)
-                                              : std::to_string(g.id);
-            db.steps.push_back(std::move(s));
+        for (size_t first = 0, last = 0; first < byId.size(); first = last) {
+            uint64_t batchSpans = 0;
+            for (last = first; last < byId.size(); ++last) {
+                const uint64_t n = table.groups()[byId[last]].spanCount;
+                if (last > first && batchSpans + n > options.batchSpans)
+                    break;
+                batchSpans += n;
+            }
+            uint64_t next = 0;
+            for (size_t k = first; k < last; ++k) {
+                Group &g = table.groups()[byId[k]];
+                g.spanOffset = next;
+                next += g.spanCount;
+                g.spanCount = 0;
+            }
+            spans.allocate(batchSpans);
+            walk.startBatch(table.groups()[byId[first]].id,
+                            last < byId.size() ? table.groups()[byId[last]].id
+                                               : std::numeric_limits<int64_t>::max());
+            collect([&](Group &grp, const Span &span) {
+                spans.set(grp.spanOffset + grp.spanCount++, span);
+            });
+            for (size_t k = first; k < last; ++k) {
+                const Group &g = table.groups()[byId[k]];
+                if (db.hasDevice && !deviceGroups.count(g.id))
+                    continue;
+                Marker span = g.device.duration >= 0 ? g.device : g.host;
+                if (g.device.duration >= 0 && g.host.contains(g.device))
+                    span = g.host;
+                if (span.duration < 0)
+                    continue;
+                StepInfo s;
+                s.groupId = g.id;
+                s.begin = span.begin;
+                s.duration = span.duration;
+                spans.copy(g.spanOffset, g.spanCount, &stepSpans);
+                s.typePs = sweep(stepSpans, span.begin, span.begin + span.duration);
+                const bool keep = db.hasDevice ? s.type(EventType::DeviceCompute16)
+                                                         + s.type(EventType::DeviceCompute32) > 0
+                                               : s.type(EventType::HostCompute) > 0;
+                if (!keep)
+                    continue;
+                s.name = !g.stepName.empty() ? g.stepName
+                         : !g.device.name.empty() ? std::string(g.device.name)
+                                                  : std::to_string(g.id);
+                db.steps.push_back(std::move(s));
+            }
         }
         std::sort(db.steps.begin(), db.steps.end(), [](const StepInfo &a, const StepInfo &b) {
             return a.begin != b.begin ? a.begin < b.begin : a.groupId < b.groupId;

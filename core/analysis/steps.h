@@ -134,6 +134,9 @@ struct StepDb
 struct StepDbOptions
 {
     bool dropIncompleteSteps = false;   // XProf's maybe_drop_incomplete_steps (off by default)
+    // The most spans the walk holds at a time (17 bytes each): the groups are swept in batches
+    // of about this many (a group bigger than that is a batch of its own).
+    uint64_t batchSpans = uint64_t(1) << 22;
 };
 
 StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbOptions &options = {});

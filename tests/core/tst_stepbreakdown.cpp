@@ -1,7 +1,9 @@
 // Step-time breakdown: overlap priorities on a hand-built step, the summary statistics, and on
 // the real GPU file the categories of every step adding up to its step time.
 
+#include "core/analysis/eventgrouping.h"
 #include "core/analysis/stepbreakdown.h"
+#include "core/analysis/steps.h"
 #include "core/analysis/tpubreakdown.h"
 #include "core/io/traceloader.h"
 #include "core/model/tracebuilder.h"
@@ -19,6 +21,7 @@ class TestStepBreakdown : public QObject
 
 private slots:
     void overlapPriorities();
+    void batchesOfSteps();
     void summaries();
     void gpuFixtureCategoriesSum();
     void tpuBreakdown();
@@ -68,6 +71,69 @@ void TestStepBreakdown::overlapPriorities()
     QCOMPARE(d.stepTimeMs, 1000 / 1e9);
     QCOMPARE(d.outputMs, 100 / 1e9);
     QCOMPARE(d.inputMs(), 200 / 1e9);
+}
+
+// Three steps whose group ids are not in time order (2, 1, 3), so the kernel stream and one host
+// thread meet their groups out of id order, while another thread meets them in order. Swept
+// one group at a time, two at a time, or all at once, each step's breakdown is the same and is
+// what its own events give:
+//   group 2, step 0-2000:    kernel 0-400; input 500-700 and 1000-1100
+//   group 1, step 3000-4000: kernel 3000-3300; input 3400-3600
+//   group 3, step 5000-6000: kernel 5000-5500; input 5600-5700 (5200-5300 is under the kernel)
+void TestStepBreakdown::batchesOfSteps()
+{
+    TraceBuilder b;
+    const uint32_t host = b.addPlane("/host:CPU", "h", 0, PlaneKind::Host);
+    const uint32_t gpu = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
+    const uint32_t steps = b.addTrack(gpu, "Steps", int64_t(int32_t(0xdeadbeef)));
+    const uint32_t stream = b.addTrack(gpu, "Stream #1(Kernel)", 1);
+    const uint32_t unordered = b.addTrack(host, "t1", 3);
+    const uint32_t ordered = b.addTrack(host, "t2", 4);
+    auto kind = [&](const char *n) {
+        EventKind k;
+        k.name = b.intern(n);
+        return b.addKind(k);
+    };
+    int64_t corr = 0;
+    auto add = [&](uint32_t track, TimePs s, TimePs d, uint32_t k, int64_t group, bool launch) {
+        auto &tb = b.trackBuilder(track);
+        const uint32_t i = tb.addSlice(s, d, k);
+        if (group >= 0)
+            tb.setSide(i, SideColumn::GroupId, group);
+        if (launch)
+            tb.setSide(i, SideColumn::CorrelationId, ++corr);
+    };
+    const uint32_t gemm = kind("gemm_kernel"), input = kind("IteratorGetNext");
+    add(steps, 0, 2000, kind("2"), 2, false);
+    add(steps, 3000, 1000, kind("1"), 1, false);
+    add(steps, 5000, 1000, kind("3"), 3, false);
+    add(stream, 0, 400, gemm, 2, true);
+    add(stream, 3000, 300, gemm, 1, true);
+    add(stream, 5000, 500, gemm, 3, true);
+    add(unordered, 500, 200, input, 2, false);
+    add(unordered, 2500, 100, input, -1, false);   // between steps, in no group
+    add(unordered, 3400, 200, input, 1, false);
+    add(unordered, 5600, 100, input, 3, false);
+    add(ordered, 1000, 100, input, 2, false);
+    add(ordered, 5200, 100, input, 3, false);
+    const auto trace = b.build();
+    const auto groups = computeStepGroups(*trace);
+    for (const uint64_t batch : {uint64_t(1), uint64_t(5), uint64_t(1) << 22}) {
+        StepDbOptions options;
+        options.batchSpans = batch;
+        const StepDb db = computeStepDb(*trace, groups, options);
+        QCOMPARE(db.steps.size(), size_t(3));
+        const int64_t ids[] = {2, 1, 3};
+        const TimePs kernel[] = {400, 300, 500}, wait[] = {300, 200, 100},
+                     unknown[] = {1300, 500, 400};
+        for (size_t k = 0; k < 3; ++k) {
+            const StepInfo &s = db.steps[k];
+            QCOMPARE(s.groupId, ids[k]);
+            QCOMPARE(s.type(EventType::DeviceCompute32), kernel[k]);
+            QCOMPARE(s.type(EventType::HostWaitInput), wait[k]);
+            QCOMPARE(s.type(EventType::UnknownTime), unknown[k]);
+        }
+    }
 }
 
 void TestStepBreakdown::summaries()

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tracedesk::core::analysis {
 
@@ -86,13 +88,57 @@ struct Event
     bool hasId = false;
     bool hasElement = false;
     int32_t parent = -1;           // nearest enclosing tf.data event on the same thread
-    std::vector<uint32_t> children; // iterator children, in time order
+    uint32_t childCount = 0;       // iterator children found so far (ChildLists)
+};
+
+// Every event's iterator children, in the order they were found (time order on the thread,
+// then the producer-side iterators of its consumers): edges while the plane is read, then one
+// array for all, so a plane of millions of events holds no list per event.
+class ChildLists
+{
+public:
+    void add(std::vector<Event> &events, uint32_t parent, uint32_t child)
+    {
+        m_edges.push_back({parent, child});
+        ++events[parent].childCount;
+    }
+    // Whether the edge was added before (a consumer's element met twice).
+    bool addOnce(std::vector<Event> &events, uint32_t parent, uint32_t child)
+    {
+        if (!m_once.insert(uint64_t(parent) << 32 | child).second)
+            return false;
+        add(events, parent, child);
+        return true;
+    }
+    void build(const std::vector<Event> &events)
+    {
+        m_first.assign(events.size() + 1, 0);
+        for (size_t e = 0; e < events.size(); ++e)
+            m_first[e + 1] = m_first[e] + events[e].childCount;
+        m_child.resize(m_edges.size());
+        std::vector<uint32_t> next(m_first.begin(), m_first.end() - 1);
+        for (const auto &[parent, child] : m_edges)
+            m_child[next[parent]++] = child;
+        m_edges = {};
+        m_once = {};
+    }
+    std::span<const uint32_t> of(uint32_t e) const
+    {
+        return {m_child.data() + m_first[e], m_first[e + 1] - m_first[e]};
+    }
+
+private:
+    std::vector<std::pair<uint32_t, uint32_t>> m_edges;
+    std::unordered_set<uint64_t> m_once;
+    std::vector<uint32_t> m_first; // event e's children: m_child[m_first[e], m_first[e + 1])
+    std::vector<uint32_t> m_child;
 };
 
 struct Walker
 {
     const std::vector<KindInfo> &kinds;
-    std::vector<Event> &events;
+    const std::vector<Event> &events;
+    const ChildLists &children;
     std::map<int64_t, TfDataIteratorStat> stats;
 
     void visit(uint32_t e, int depth, bool blocking)
@@ -112,7 +158,7 @@ struct Walker
         st.duration += ev.end - ev.start;
         st.calls += 1;
         TimePs self = ev.end - ev.start;
-        for (uint32_t c : ev.children) {
+        for (uint32_t c : children.of(e)) {
             const Event &ch = events[c];
             const TimePs overlap = std::max<TimePs>(
                 0, std::min(ch.end, ev.end) - std::max(ch.start, ev.start));
@@ -130,7 +176,17 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
                   StringId elementKey, TfDataExecutions keep, TfDataAnalysis *out,
                   std::map<std::string, std::vector<TfDataPipeline>> *byHost)
 {
+    // Sized exactly first: the events of a 100M-event profile's plane run to millions.
+    size_t count = 0;
+    for (uint32_t t : plane.tracks) {
+        for (const Row &row : trace.tracks[t].rows) {
+            for (size_t i = 0; i < row.size(); ++i)
+                count += kindIndex[row.kind[i]] != UINT32_MAX ? 1 : 0;
+        }
+    }
     std::vector<Event> events;
+    events.reserve(count);
+    ChildLists children;
     std::map<std::pair<int64_t, int64_t>, std::vector<uint32_t>> produced;
     std::vector<uint32_t> consumers;
     for (uint32_t t : plane.tracks) {
@@ -193,14 +249,14 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
                 const EventClass pc = kinds[parent.kind].cls;
                 const EventClass cc = kinds[ev.kind].cls;
                 if (pc == EventClass::Iterator && cc == EventClass::Iterator)
-                    parent.children.push_back(e);
+                    children.add(events, uint32_t(stack.back()), e);
                 // The first iterator inside a producer is what it produces for its consumer.
                 if (pc == EventClass::Produce && cc == EventClass::Iterator && parent.hasElement
                     && ev.hasId) {
                     auto &list = produced[{ev.parentId, parent.elementId}];
-                    if (!parent.children.size()) {
+                    if (parent.childCount == 0) {
                         list.push_back(e);
-                        parent.children.push_back(e);
+                        children.add(events, uint32_t(stack.back()), e);
                     }
                 }
             }
@@ -214,17 +270,19 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
         const Event &ev = events[c];
         if (ev.parent < 0)
             continue;
-        Event &iter = events[size_t(ev.parent)];
+        const Event &iter = events[size_t(ev.parent)];
         if (kinds[iter.kind].cls != EventClass::Iterator || !iter.hasId)
             continue;
         auto it = produced.find({iter.id, ev.elementId});
         if (it == produced.end())
             continue;
-        for (uint32_t p : it->second) {
-            if (std::find(iter.children.begin(), iter.children.end(), p) == iter.children.end())
-                iter.children.push_back(p);
-        }
+        for (uint32_t p : it->second)
+            children.addOnce(events, uint32_t(ev.parent), p);
     }
+
+    children.build(events);
+    produced.clear();
+    consumers = {};
 
     std::map<int64_t, std::vector<uint32_t>> roots;
     std::map<int64_t, bool> device;
@@ -261,7 +319,7 @@ void analysePlane(const Trace &trace, const Plane &plane, const std::vector<Kind
                                   duration > p.executions.front().duration;
             if (keep == TfDataExecutions::Slowest && !p.executions.empty() && !replaces)
                 continue;
-            Walker w{kinds, events, {}};
+            Walker w{kinds, events, children, {}};
             w.visit(r, 0, true);
             TfDataExecution x;
             x.start = start;

@@ -613,6 +613,7 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
             return table.groups()[a].id < table.groups()[b].id;
         });
         std::vector<Span> stepSpans;
+        db.steps.reserve(byId.size());   // at most one step per group: no growth slack kept
         for (size_t first = 0, last = 0; first < byId.size(); first = last) {
             uint64_t batchSpans = 0;
             for (last = first; last < byId.size(); ++last) {

@@ -35,6 +35,7 @@ public:
     // Shows data read elsewhere (e.g. a legacy *.pod_viewer.json).
     void setData(std::shared_ptr<const core::analysis::PodViewerData> data);
 
+    bool isComputing() const { return m_compute.busy(); }
     QString statusText() const;
     QString diagnosticsText() const;
     QString detailsText() const;

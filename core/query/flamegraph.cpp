@@ -6,6 +6,7 @@
 #include "core/query/viewportquery.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 namespace tracedesk::core {
@@ -177,19 +178,22 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     // Frames are named by their label (an HLO op's name, not its instruction text), numbered
     // names folded when asked; kinds that end up with one text share frames. Each kind's text
     // is resolved once.
+    // The texts are keyed by views into the trace's strings or into `folds`, which do not move,
+    // so a trace of a million distinct names does not hold each one twice while it is built.
     std::unordered_map<StringId, uint32_t> localName;
-    std::unordered_map<std::string, uint32_t> byText;
+    std::unordered_map<std::string_view, uint32_t> byText;
+    std::deque<std::string> folds;
     auto nameIndex = [&](StringId id) {
         const auto [it, inserted] = localName.try_emplace(id, 0);
         if (inserted) {
-            const std::string_view label = sliceLabel(trace.string(id));
-            std::optional<std::string> folded;
-            if (scope.foldNumbered)
-                folded = foldedNumberedName(label);
-            std::string text = folded ? std::move(*folded) : std::string(label);
+            std::string_view text = sliceLabel(trace.string(id));
+            if (scope.foldNumbered) {
+                if (std::optional<std::string> folded = foldedNumberedName(text))
+                    text = folds.emplace_back(std::move(*folded));
+            }
             const auto [f, added] = byText.try_emplace(text, uint32_t(graph.names.size()));
             if (added)
-                graph.names.push_back(std::move(text));
+                graph.names.emplace_back(text);
             it->second = f->second;
         }
         return it->second;

@@ -38,10 +38,11 @@ namespace tracedesk::cli {
 const char *const kBenchUsage =
     "  bench FILE|--generate N [--format xspace|json|kineto] [--seed S] [--json] [--keep DIR]\n"
     "      Measure loading: load time, events per second, memory per event, peak RSS, reopen\n"
-    "      time from the store cache, (XSpace) a plain protobuf parse for comparison, the\n"
-    "      timeline stages: frame building zoomed out / mid / in, a name search, (PyTorch\n"
-    "      traces) each PyTorch analysis computed from the loaded store, and SQL: GROUP BY\n"
-    "      name over all slices and a 1 ms window, with RSS before / peak / after.\n"
+    "      time and peak RSS from the store cache, (XSpace) a plain protobuf parse for\n"
+    "      comparison, the timeline stages: frame building zoomed out / mid / in, a name\n"
+    "      search, (PyTorch traces) each PyTorch analysis computed from the loaded store,\n"
+    "      and SQL: GROUP BY name over all slices and a 1 ms window, with RSS before / peak /\n"
+    "      after.\n"
     "      --generate writes a synthetic trace of about N events first (into a temporary\n"
     "      folder, or into DIR with --keep).\n"
     "  bench --reduce-ranks N [--generate E] [--seed S] [--json] [--keep DIR]\n"
@@ -81,6 +82,7 @@ struct BenchResult
     double storeWriteSeconds = 0;
     uint64_t storeFileBytes = 0;
     double reopenSeconds = 0;
+    uint64_t reopenPeakRssBytes = 0; // 0: the peak could not be reset before the reopen
     double naiveParseSeconds = -1;
     double warmReadSeconds = 0;   // reading the input once before the timed load
     double loadKernelSeconds = 0; // CPU time in the kernel during the load, every thread
@@ -189,9 +191,11 @@ int reopenFromCache(const std::string &path, core::TracePtr &trace, BenchResult 
     releaseFreeMemory();
 
     options.useCache = true;
+    const bool peakReset = core::resetPeakRss();
     started = std::chrono::steady_clock::now();
     auto reopened = core::loadTrace(path, nullptr, options);
     r->reopenSeconds = secondsSince(started);
+    r->reopenPeakRssBytes = peakReset ? core::peakRssBytes() : 0;
     if (!reopened)
         return fail("bench: reopening from the store cache failed: " + reopened.message());
     if (!reopened.value()->info.fromCache)
@@ -222,6 +226,10 @@ void printResult(const BenchResult &r, bool asJson)
             .value("store_write_s", r.storeWriteSeconds)
             .value("store_file_bytes", r.storeFileBytes)
             .value("reopen_s", r.reopenSeconds);
+        if (r.reopenPeakRssBytes > 0)
+            json.value("reopen_peak_rss_bytes", r.reopenPeakRssBytes);
+        else
+            json.null("reopen_peak_rss_bytes");
         json.beginArray("load_phases");
         for (const core::LoadPhase &p : r.loadPhases)
             json.beginObject()
@@ -270,6 +278,8 @@ void printResult(const BenchResult &r, bool asJson)
     std::printf("Store cache:       written in %.3f s (%llu bytes), reopened in %.3f s\n",
                 r.storeWriteSeconds, static_cast<unsigned long long>(r.storeFileBytes),
                 r.reopenSeconds);
+    if (r.reopenPeakRssBytes > 0)
+        std::printf("Reopen peak RSS:   %.1f MiB\n", double(r.reopenPeakRssBytes) / (1 << 20));
     if (r.format == "xspace") {
         if (r.naiveParseSeconds >= 0)
             std::printf("Naive protobuf:    %.3f s\n", r.naiveParseSeconds);

@@ -205,6 +205,10 @@ private slots:
         QVERIFY(o.value("load_kernel_s").toDouble() >= 0);
         QVERIFY(o.value("load_kernel_s").toDouble() < 60);
         QVERIFY(o.value("free_memory_before_load_bytes").toDouble() > 0);
+        // The reopen's own peak, null where the peak cannot be reset.
+        QVERIFY(o.contains("reopen_peak_rss_bytes"));
+        QVERIFY(o.value("reopen_peak_rss_bytes").isNull()
+                || o.value("reopen_peak_rss_bytes").toDouble() > 0);
         // Timeline stages: medians in milliseconds (0 is possible for a very fast frame).
         for (const char *key : {"frame_build_ms_out", "frame_build_ms_mid", "frame_build_ms_in",
                                 "search_ms", "lod_index_build_ms"}) {

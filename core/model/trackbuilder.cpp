@@ -52,12 +52,17 @@ uint32_t TrackBuilder::addSlice(TimePs start, TimePs duration, uint32_t kind, Ar
 void TrackBuilder::setSide(uint32_t staged, SideColumn column, int64_t value)
 {
     auto &staging = m_side[size_t(column)];
-    if (staging.size() <= staged) {
-        if (staging.empty())
-            staging.reserve(std::max(m_reserved, size_t(staged) + 1));
-        staging.resize(std::max(m_start.size(), size_t(staged) + 1), kNoValue);
+    if (staging.size() > staged) {
+        staging[staged] = value;
+        return;
     }
-    staging[staged] = value;
+    // Mostly the slice just added: an append, not a fill call per slice. Slices past the
+    // column's end read as kNoValue (finish()).
+    if (staging.empty())
+        staging.reserve(std::max(m_reserved, size_t(staged) + 1));
+    if (staging.size() < staged)
+        staging.resize(staged, kNoValue);
+    staging.push_back(value);
 }
 
 void TrackBuilder::addCounterSample(TimePs time, double value)

@@ -217,7 +217,6 @@ public:
             m_resume[t].assign(trace.tracks[t].rows.size(), 0);
     }
 
-    bool counting() const { return m_counting; }
     void startBatch(int64_t lo, int64_t hi)
     {
         m_counting = false;
@@ -231,7 +230,7 @@ public:
         return m_counting || at == kUnordered ? 0 : at;
     }
     // Whether event `i` (of group g >= 0) is collected; false with `stop` set when the row's
-    // walk ends here for this batch.
+    // walk ends here for this batch. `last` is the row's previous group, -1 at its start.
     bool take(uint32_t track, uint32_t row, size_t i, int64_t g, int64_t &last, bool &stop)
     {
         if (m_counting) {
@@ -458,14 +457,13 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                         const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
                         // Events come in time order, a step's one after another: the lookups
                         // by group are made once per run of one group, not per event.
-                        int64_t lastGroup = kNoValue, ordered = -1;
+                        int64_t lastGroup = kNoValue, seen = -1;
                         bool hasMarker = false, inUsed = false, stop = false;
-                        size_t i = walk.first(ti, r);
-                        for (; i < row.size(); ++i) {
+                        for (size_t i = walk.first(ti, r); i < row.size(); ++i) {
                             const int64_t g = group(i);
                             if (g < 0)
                                 continue;
-                            if (!walk.take(ti, r, i, g, ordered, stop)) {
+                            if (!walk.take(ti, r, i, g, seen, stop)) {
                                 if (stop)
                                     break;
                                 continue;
@@ -547,14 +545,13 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
                     const Row &row = t.rows[r];
                     RowGroups group(trace, groups, ti, r);
                     const auto &corrCol = row.side[size_t(SideColumn::CorrelationId)];
-                    int64_t lastGroup = kNoValue, ordered = -1;
+                    int64_t lastGroup = kNoValue, seen = -1;
                     bool onDevice = false, stop = false;
-                    size_t i = walk.first(ti, r);
-                    for (; i < row.size(); ++i) {
+                    for (size_t i = walk.first(ti, r); i < row.size(); ++i) {
                         const int64_t g = group(i);
                         if (g < 0)
                             continue;
-                        if (!walk.take(ti, r, i, g, ordered, stop)) {
+                        if (!walk.take(ti, r, i, g, seen, stop)) {
                             if (stop)
                                 break;
                             continue;

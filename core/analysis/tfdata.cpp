@@ -102,13 +102,11 @@ public:
         m_edges.push_back({parent, child});
         ++events[parent].childCount;
     }
-    // Whether the edge was added before (a consumer's element met twice).
-    bool addOnce(std::vector<Event> &events, uint32_t parent, uint32_t child)
+    // Adds the edge unless it was added this way before (two consumers of one element).
+    void addOnce(std::vector<Event> &events, uint32_t parent, uint32_t child)
     {
-        if (!m_once.insert(uint64_t(parent) << 32 | child).second)
-            return false;
-        add(events, parent, child);
-        return true;
+        if (m_once.insert(uint64_t(parent) << 32 | child).second)
+            add(events, parent, child);
     }
     void build(const std::vector<Event> &events)
     {

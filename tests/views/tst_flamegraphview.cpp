@@ -13,6 +13,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace tracedesk;
 
 namespace {
@@ -186,6 +188,34 @@ private slots:
                  QColor(0xdb, 0x27, 0x77).rgb());
         m_panel->searchBox()->clear();
         QCOMPARE(w->matchCount(), 0);
+    }
+
+    // A record_function range R starting inside the short __enter__ frame E and outliving it
+    // (main 0-100, E 10-20, R 15-90, K 30-60 under R) is drawn under main, 70 of main's 100 us
+    // wide, and a search for its kernel finds K's 30 us, not 0.
+    void rangeStartingInsideAShortFrame()
+    {
+        m_trace = testsupport::loadText(R"({"traceEvents": [
+          {"ph": "X", "cat": "python_function", "name": "main", "pid": 1, "tid": 1, "ts": 0,
+           "dur": 100},
+          {"ph": "X", "cat": "python_function", "name": "E", "pid": 1, "tid": 1, "ts": 10,
+           "dur": 10},
+          {"ph": "X", "cat": "user_annotation", "name": "R", "pid": 1, "tid": 1, "ts": 15,
+           "dur": 75},
+          {"ph": "X", "cat": "cpu_op", "name": "K", "pid": 1, "tid": 1, "ts": 30, "dur": 30}
+        ]})");
+        QVERIFY(m_trace);
+        m_panel->setAnalyses(std::make_shared<core::analysis::AnalysisCache>(m_trace));
+        QVERIFY(waitComputed());
+        views::FlameGraphWidget *w = m_panel->graphWidget();
+        const auto main = rectNamed(w, "main", 1);
+        const auto range = rectNamed(w, "R", 2);
+        QVERIFY(main && range);
+        QVERIFY(std::abs(range->w - main->w * 0.70) < 1e-6);
+        QVERIFY(rectNamed(w, "K", 3));
+        QTest::keyClicks(m_panel->searchBox(), "K");
+        QCOMPARE(w->matchCount(), 1);
+        QCOMPARE(w->matchedTime(), 30 * kUs);
     }
 
     void selfTimeAndScopes()

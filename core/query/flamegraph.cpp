@@ -54,46 +54,53 @@ void sortChildrenByName(std::vector<Node> &nodes, const std::vector<std::string>
     }
 }
 
-// A slice of the track being walked whose span may still hold later slices: a candidate
-// caller. `from`-`to` is the part it counts; `covered` is where its last child's counted part
-// ends, so children taken from different rows never count the same time twice.
-struct OpenSlice
+// The latest slice of a row of the track being walked: a candidate caller while it holds the
+// slices that start after it. `from`-`to` is the part it counts; `covered` is where its last
+// child's counted part ends, so children taken from different rows never count the same time
+// twice.
+struct RowLatest
 {
     TimePs start = 0;
     TimePs end = 0;
     TimePs from = 0;
     TimePs to = 0;
     TimePs covered = 0;
-    uint32_t node = 0;
-    uint32_t row = 0;
+    uint32_t node = kNone; // kNone: the row has no slice in the graph yet
 
     bool holds(TimePs t) const { return t < end || start == t; }
 };
 
-// Picks the caller of a slice `s`-`e` on `row` among the open slices of rows above it: the
-// innermost that holds the whole slice; when none does (input that overlaps without nesting),
-// the one holding its start that keeps most of its counted time. -1: a top frame.
-int pickCaller(const std::vector<OpenSlice> &open, uint32_t row, TimePs s, TimePs e)
+// How many rows above a slice its caller is looked for in: a stack layout puts the caller a
+// row or a few above; the bound keeps input that overlaps without nesting (thousands of rows
+// of staggered spans) linear.
+constexpr uint32_t kCallerRows = 256;
+
+// Picks the caller of a slice `s`-`e` on `row` among the latest slices of the rows above it
+// (a row's slices do not overlap, so only its latest can hold `s`): the innermost that holds
+// the whole slice; when none does (input that overlaps without nesting), the one holding its
+// start that keeps most of its counted time. -1: a top frame.
+int pickCaller(const std::vector<RowLatest> &latest, uint32_t row, TimePs s, TimePs e)
 {
     int fallback = -1;
     TimePs kept = -1;
-    for (int k = int(open.size()) - 1; k >= 0; --k) {
-        const OpenSlice &o = open[size_t(k)];
-        if (o.row >= row || !o.holds(s))
+    const uint32_t top = row > kCallerRows ? row - kCallerRows : 0;
+    for (uint32_t j = row; j-- > top;) {
+        const RowLatest &o = latest[j];
+        if (o.node == kNone || !o.holds(s))
             continue;
         if (e <= o.end)
-            return k;
+            return int(j);
         const TimePs overlap = std::max<TimePs>(0, std::min(e, o.to) - std::max(s, o.from));
         if (overlap > kept) {
             kept = overlap;
-            fallback = k;
+            fallback = int(j);
         }
     }
     return fallback;
 }
 
 // Walks one track's slices in scope in start order (a lower row first at equal starts), so
-// each slice's possible callers are exactly the open slices.
+// each slice's possible callers are the latest slices of the rows above.
 class TrackSweep
 {
 public:
@@ -208,13 +215,13 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
 
     uint64_t seen = 0;
-    std::vector<OpenSlice> open;
+    std::vector<RowLatest> latest; // per row of the track
     for (uint32_t t : tracks) {
         if (t >= trace.tracks.size())
             continue;
         const Track &track = trace.tracks[t];
         TrackSweep sweep(track, scope.t0, scope.t1);
-        open.clear();
+        latest.assign(track.rows.size(), RowLatest{});
         uint32_t r = 0;
         size_t i = 0;
         while (sweep.next(r, i)) {
@@ -223,14 +230,12 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
             const Row &row = track.rows[r];
             const TimePs s = row.start[i];
             const TimePs e = row.end(i);
-            while (!open.empty() && !open.back().holds(s))
-                open.pop_back();
             // What counts is the part inside the window and inside the caller, after the
             // caller's earlier children.
             TimePs from = std::max(s, scope.t0), to = std::min(e, scope.t1);
             uint32_t parent = kNone;
-            if (const int k = pickCaller(open, r, s, e); k >= 0) {
-                OpenSlice &caller = open[size_t(k)];
+            if (const int k = pickCaller(latest, r, s, e); k >= 0) {
+                RowLatest &caller = latest[size_t(k)];
                 parent = caller.node;
                 from = std::max({from, caller.from, caller.covered});
                 to = std::min(to, caller.to);
@@ -238,15 +243,17 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
             }
             const StringId name = trace.kinds[row.kind[i]].name;
             if (parent == kNone) {
-                if (scope.rootName && name != *scope.rootName)
+                if (scope.rootName && name != *scope.rootName) {
+                    latest[r] = RowLatest{};
                     continue;
+                }
                 parent = 0;
             }
             const uint32_t node = table.child(parent, nameIndex(name));
             FlameNode &n = graph.nodes[node];
             n.wall += std::max<TimePs>(0, to - from);
             ++n.count;
-            open.push_back({s, e, from, std::max(from, to), from, node, r});
+            latest[r] = {s, e, from, std::max(from, to), from, node};
         }
     }
     if (cancel && cancel->load())

@@ -4,8 +4,10 @@
 //
 // Design note: a slice's caller is the innermost slice on a row above that holds its whole
 // span. Each track's slices in scope are swept in start order (a k-way merge of its rows, which
-// are sorted and non-overlapping) with a stack of the slices still open, so the caller is found
-// among a few open slices and memory does not grow with the trace. Each slice is mapped to a
+// are sorted and non-overlapping), keeping each row's latest slice: only that one can hold a
+// later start, so the caller is the nearest row above whose latest slice holds the whole slice,
+// looked for in at most 256 rows (a stack layout puts it one or a few rows up; the bound keeps
+// thousands of rows of staggered spans linear). Memory does not grow with the trace. Each slice is mapped to a
 // node of the merged tree: the child, named like the slice, of its caller's node (one hash
 // lookup keyed by parent node and name). A node's wall time is the sum of its slices' durations,
 // each clipped to the scope's window, to its caller's counted span and past its caller's

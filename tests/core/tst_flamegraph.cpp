@@ -413,6 +413,35 @@ private slots:
             QVERIFY(n.self >= 0);
     }
 
+    // 1,500 spans of 1,000 us, one starting every microsecond on one thread: each overlaps the
+    // next 999 without nesting, and the layout stacks them on 1,500 rows. By the rule each goes
+    // under the latest span holding its start and is clipped to it, so span i (i < 1000) counts
+    // i to 1000 us, one frame deeper than span i - 1, and the later ones count nothing; the
+    // chain runs far deeper than the 256 rows a caller is looked for in.
+    void staggeredSpansChain()
+    {
+        std::string json = R"({"traceEvents": [)";
+        for (int i = 0; i < 1500; ++i) {
+            json += (i ? ",\n" : "") + std::string(R"({"ph": "X", "name": "s", "pid": 1, )")
+                    + R"("tid": 1, "ts": )" + std::to_string(i) + R"(, "dur": 1000})";
+        }
+        json += "]}";
+        auto trace = load(json.c_str());
+        QVERIFY(trace);
+        QCOMPARE(trace->tracks.front().rows.size(), size_t(1500));
+        auto g = buildFlameGraph(*trace, {});
+        QVERIFY(g.ok());
+        QCOMPARE(g.value().root().wall, 1000 * kUs);
+        QCOMPARE(g.value().nodes.size(), size_t(1501));
+        for (uint32_t n = 1; n < g.value().nodes.size(); ++n) {
+            const FlameNode &node = g.value().nodes[n];
+            const TimePs wall = node.depth <= 1000 ? TimePs(1001 - node.depth) * kUs : 0;
+            QCOMPARE(node.wall, wall);
+            QVERIFY(node.self >= 0);
+            QCOMPARE(node.count, uint64_t(1));
+        }
+    }
+
     void cancelled()
     {
         const auto trace = load(kNesting);

@@ -15,6 +15,37 @@
 using namespace tracedesk::core;
 using namespace tracedesk::core::analysis;
 
+namespace {
+
+// A host plane and a GPU plane with the Steps line XProf derives; every slice may carry a
+// group (its step) and a correlation id (a launch and its kernel).
+struct GroupedTrace
+{
+    TraceBuilder b;
+    const uint32_t host = b.addPlane("/host:CPU", "h", 0, PlaneKind::Host);
+    const uint32_t gpu = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
+    const uint32_t steps = b.addTrack(gpu, "Steps", int64_t(int32_t(0xdeadbeef)));
+
+    uint32_t kind(const char *name)
+    {
+        EventKind k;
+        k.name = b.intern(name);
+        return b.addKind(k);
+    }
+    // group, corr < 0: none.
+    void add(uint32_t track, TimePs s, TimePs d, uint32_t k, int64_t group, int64_t corr)
+    {
+        auto &tb = b.trackBuilder(track);
+        const uint32_t i = tb.addSlice(s, d, k);
+        if (group >= 0)
+            tb.setSide(i, SideColumn::GroupId, group);
+        if (corr >= 0)
+            tb.setSide(i, SideColumn::CorrelationId, corr);
+    }
+};
+
+} // namespace
+
 class TestStepBreakdown : public QObject
 {
     Q_OBJECT
@@ -32,31 +63,16 @@ void TestStepBreakdown::overlapPriorities()
     // Step [0, 1000). Device: compute 0-600 (fp16 by name), D2H 500-700 (16-bit compute outranks
     // it on 500-600). Host: launch 100-300 (under compute: compute wins), IteratorGetNext 650-900
     // (D2H outranks input on 650-700, input owns 700-900). Uncovered 900-1000 is unknown.
-    TraceBuilder b;
-    const uint32_t host = b.addPlane("/host:CPU", "h", 0, PlaneKind::Host);
-    const uint32_t gpu = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
-    const uint32_t steps = b.addTrack(gpu, "Steps", int64_t(int32_t(0xdeadbeef)));
-    const uint32_t s1 = b.addTrack(gpu, "Stream #1(Kernel)", 1);
-    const uint32_t s2 = b.addTrack(gpu, "Stream #2(MemcpyD2H)", 2);
-    const uint32_t th = b.addTrack(host, "t", 3);
-    auto kind = [&](const char *n) {
-        EventKind k;
-        k.name = b.intern(n);
-        return b.addKind(k);
-    };
-    auto add = [&](uint32_t track, TimePs s, TimePs d, uint32_t k, int64_t corr) {
-        auto &tb = b.trackBuilder(track);
-        const uint32_t i = tb.addSlice(s, d, k);
-        tb.setSide(i, SideColumn::GroupId, 5);
-        if (corr >= 0)
-            tb.setSide(i, SideColumn::CorrelationId, corr);
-    };
-    add(steps, 0, 1000, kind("5"), -1);
-    add(s1, 0, 600, kind("gemm_fp16_kernel"), 1);
-    add(s2, 500, 200, kind("MemcpyD2H"), 2);
-    add(th, 100, 200, kind("cudaLaunchKernel"), 3);
-    add(th, 650, 250, kind("IteratorGetNext"), -1);
-    AnalysisCache cache(b.build());
+    GroupedTrace t;
+    const uint32_t s1 = t.b.addTrack(t.gpu, "Stream #1(Kernel)", 1);
+    const uint32_t s2 = t.b.addTrack(t.gpu, "Stream #2(MemcpyD2H)", 2);
+    const uint32_t th = t.b.addTrack(t.host, "t", 3);
+    t.add(t.steps, 0, 1000, t.kind("5"), 5, -1);
+    t.add(s1, 0, 600, t.kind("gemm_fp16_kernel"), 5, 1);
+    t.add(s2, 500, 200, t.kind("MemcpyD2H"), 5, 2);
+    t.add(th, 100, 200, t.kind("cudaLaunchKernel"), 5, 3);
+    t.add(th, 650, 250, t.kind("IteratorGetNext"), 5, -1);
+    AnalysisCache cache(t.b.build());
     auto db = stepDb(cache);
     QCOMPARE(db->steps.size(), size_t(1));
     const StepInfo &s = db->steps[0];
@@ -82,41 +98,24 @@ void TestStepBreakdown::overlapPriorities()
 //   group 3, step 5000-6000: kernel 5000-5500; input 5600-5700 (5200-5300 is under the kernel)
 void TestStepBreakdown::batchesOfSteps()
 {
-    TraceBuilder b;
-    const uint32_t host = b.addPlane("/host:CPU", "h", 0, PlaneKind::Host);
-    const uint32_t gpu = b.addPlane("/device:GPU:0", "h", 1, PlaneKind::Device);
-    const uint32_t steps = b.addTrack(gpu, "Steps", int64_t(int32_t(0xdeadbeef)));
-    const uint32_t stream = b.addTrack(gpu, "Stream #1(Kernel)", 1);
-    const uint32_t unordered = b.addTrack(host, "t1", 3);
-    const uint32_t ordered = b.addTrack(host, "t2", 4);
-    auto kind = [&](const char *n) {
-        EventKind k;
-        k.name = b.intern(n);
-        return b.addKind(k);
-    };
-    int64_t corr = 0;
-    auto add = [&](uint32_t track, TimePs s, TimePs d, uint32_t k, int64_t group, bool launch) {
-        auto &tb = b.trackBuilder(track);
-        const uint32_t i = tb.addSlice(s, d, k);
-        if (group >= 0)
-            tb.setSide(i, SideColumn::GroupId, group);
-        if (launch)
-            tb.setSide(i, SideColumn::CorrelationId, ++corr);
-    };
-    const uint32_t gemm = kind("gemm_kernel"), input = kind("IteratorGetNext");
-    add(steps, 0, 2000, kind("2"), 2, false);
-    add(steps, 3000, 1000, kind("1"), 1, false);
-    add(steps, 5000, 1000, kind("3"), 3, false);
-    add(stream, 0, 400, gemm, 2, true);
-    add(stream, 3000, 300, gemm, 1, true);
-    add(stream, 5000, 500, gemm, 3, true);
-    add(unordered, 500, 200, input, 2, false);
-    add(unordered, 2500, 100, input, -1, false);   // between steps, in no group
-    add(unordered, 3400, 200, input, 1, false);
-    add(unordered, 5600, 100, input, 3, false);
-    add(ordered, 1000, 100, input, 2, false);
-    add(ordered, 5200, 100, input, 3, false);
-    const auto trace = b.build();
+    GroupedTrace t;
+    const uint32_t stream = t.b.addTrack(t.gpu, "Stream #1(Kernel)", 1);
+    const uint32_t unordered = t.b.addTrack(t.host, "t1", 3);
+    const uint32_t ordered = t.b.addTrack(t.host, "t2", 4);
+    const uint32_t gemm = t.kind("gemm_kernel"), input = t.kind("IteratorGetNext");
+    t.add(t.steps, 0, 2000, t.kind("2"), 2, -1);
+    t.add(t.steps, 3000, 1000, t.kind("1"), 1, -1);
+    t.add(t.steps, 5000, 1000, t.kind("3"), 3, -1);
+    t.add(stream, 0, 400, gemm, 2, 1);
+    t.add(stream, 3000, 300, gemm, 1, 2);
+    t.add(stream, 5000, 500, gemm, 3, 3);
+    t.add(unordered, 500, 200, input, 2, -1);
+    t.add(unordered, 2500, 100, input, -1, -1);   // between steps, in no group
+    t.add(unordered, 3400, 200, input, 1, -1);
+    t.add(unordered, 5600, 100, input, 3, -1);
+    t.add(ordered, 1000, 100, input, 2, -1);
+    t.add(ordered, 5200, 100, input, 3, -1);
+    const auto trace = t.b.build();
     const auto groups = computeStepGroups(*trace);
     for (const uint64_t batch : {uint64_t(1), uint64_t(5), uint64_t(1) << 22}) {
         StepDbOptions options;

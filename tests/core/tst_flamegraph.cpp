@@ -1,6 +1,7 @@
 #include "core/query/flamegraph.h"
 #include "core/io/chromejsonreader.h"
 #include "support/kinetofixtures.h"
+#include "support/pythonstacktrace.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -316,15 +317,7 @@ private slots:
     // start, clipped R to 5 us and K to 0.
     void rangeStartingInsideAShortFrame()
     {
-        auto trace = load(R"({"traceEvents": [
-          {"ph": "X", "cat": "python_function", "name": "main", "pid": 1, "tid": 1, "ts": 0,
-           "dur": 100},
-          {"ph": "X", "cat": "python_function", "name": "E", "pid": 1, "tid": 1, "ts": 10,
-           "dur": 10},
-          {"ph": "X", "cat": "user_annotation", "name": "R", "pid": 1, "tid": 1, "ts": 15,
-           "dur": 75},
-          {"ph": "X", "cat": "cpu_op", "name": "K", "pid": 1, "tid": 1, "ts": 30, "dur": 30}
-        ]})");
+        auto trace = load(testsupport::kRangeInsideShortFrame);
         QVERIFY(trace);
         QCOMPARE(trace->tracks.front().rows.size(), size_t(4)); // R placed below E, K below R
         auto g = buildFlameGraph(*trace, {});

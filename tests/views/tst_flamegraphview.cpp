@@ -1,4 +1,5 @@
 #include "../core/support/kinetofixtures.h"
+#include "../core/support/pythonstacktrace.h"
 
 #include "core/analysis/analysiscache.h"
 #include "views/compare/compareworkspace.h"
@@ -195,15 +196,7 @@ private slots:
     // wide, and a search for its kernel finds K's 30 us, not 0.
     void rangeStartingInsideAShortFrame()
     {
-        m_trace = testsupport::loadText(R"({"traceEvents": [
-          {"ph": "X", "cat": "python_function", "name": "main", "pid": 1, "tid": 1, "ts": 0,
-           "dur": 100},
-          {"ph": "X", "cat": "python_function", "name": "E", "pid": 1, "tid": 1, "ts": 10,
-           "dur": 10},
-          {"ph": "X", "cat": "user_annotation", "name": "R", "pid": 1, "tid": 1, "ts": 15,
-           "dur": 75},
-          {"ph": "X", "cat": "cpu_op", "name": "K", "pid": 1, "tid": 1, "ts": 30, "dur": 30}
-        ]})");
+        m_trace = testsupport::loadText(testsupport::kRangeInsideShortFrame);
         QVERIFY(m_trace);
         m_panel->setAnalyses(std::make_shared<core::analysis::AnalysisCache>(m_trace));
         QVERIFY(waitComputed());

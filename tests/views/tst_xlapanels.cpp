@@ -256,8 +256,8 @@ void TstXlaPanels::rooflineChartAndLinks()
     // Bound-by filter: the table and chart keep only those points.
     panel.boundByBox()->setCurrentIndex(panel.boundByBox()->findData(QStringLiteral("HBM")));
     QVERIFY(panel.model()->rowCount() > 0);
-    for (const auto &p : panel.model()->points())
-        QCOMPARE(p.boundBy, std::string("HBM"));
+    for (int row = 0; row < panel.model()->rowCount(); ++row)
+        QCOMPARE(panel.model()->point(row).boundBy, std::string("HBM"));
     QVERIFY(panel.chart()->pointCount() <= panel.model()->rowCount());
 
     // A click on an op's row selects it (for HLO Op Stats) and names it for the timeline.

@@ -50,12 +50,16 @@ RooflineChart::RooflineChart(QWidget *parent) : QChartView(parent)
 
 void RooflineChart::clear()
 {
-    show(RooflineModel{}, {});
+    show(nullptr, {});
 }
 
-void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> points)
+void RooflineChart::show(std::shared_ptr<const RooflineModel> shown,
+                         const std::vector<uint32_t> &rows)
 {
-    m_points.clear();
+    static const RooflineModel kEmpty;
+    m_model = std::move(shown);
+    const RooflineModel &model = m_model ? *m_model : kEmpty;
+    m_drawn.clear();
     m_values.clear();
     m_rooflines = 0;
     auto *chart = new QChart;
@@ -63,10 +67,10 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
     chart->setMargins(QMargins(4, 4, 4, 4));
 
     // Order the drawn points as the series hold them: Total, steps, ops.
-    std::stable_sort(points.begin(), points.end(),
-                     [](const RooflinePoint &a, const RooflinePoint &b) {
-                         return a.kind < b.kind;
-                     });
+    std::vector<uint32_t> order = rows;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return model.points[a].kind < model.points[b].kind;
+    });
     double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
     auto widen = [&](double x, double y) {
         xMin = xMin == 0 ? x : std::min(xMin, x);
@@ -74,10 +78,11 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
         yMin = yMin == 0 ? y : std::min(yMin, y);
         yMax = std::max(yMax, y);
     };
-    for (const RooflinePoint &p : points) {
+    for (uint32_t i : order) {
+        const RooflinePoint &p = model.points[i];
         if (!placeable(p))
             continue;
-        m_points.push_back(p);
+        m_drawn.push_back(i);
         m_values.emplace_back(*p.operationalIntensity, *p.gflopsPerSecond);
         widen(m_values.back().x(), m_values.back().y());
     }
@@ -150,8 +155,8 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
         s->setBorderColor(c.darker(140));
         s->setMarkerShape(shape);
         s->setMarkerSize(size);
-        for (size_t i = 0; i < m_points.size(); ++i) {
-            if (m_points[i].kind == kind)
+        for (size_t i = 0; i < m_drawn.size(); ++i) {
+            if (drawn(i).kind == kind)
                 s->append(m_values[i]);
         }
         if (s->count() == 0) {
@@ -168,8 +173,8 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
         });
         connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF &v) {
             const int i = drawnIndex(s, v);
-            if (i >= 0 && m_points[size_t(i)].kind == RooflinePoint::Kind::Op)
-                emit opClicked(QString::fromStdString(m_points[size_t(i)].name));
+            if (i >= 0 && drawn(size_t(i)).kind == RooflinePoint::Kind::Op)
+                emit opClicked(QString::fromStdString(drawn(size_t(i)).name));
         });
     };
     series(RooflinePoint::Kind::Op, tr("Ops"), kOpColour, QScatterSeries::MarkerShapeCircle, 8);
@@ -186,7 +191,7 @@ void RooflineChart::show(const RooflineModel &model, std::vector<RooflinePoint> 
 
 int RooflineChart::pointCount() const
 {
-    return int(m_points.size());
+    return int(m_drawn.size());
 }
 
 int RooflineChart::drawnIndex(const QScatterSeries *series, const QPointF &value) const
@@ -195,8 +200,8 @@ int RooflineChart::drawnIndex(const QScatterSeries *series, const QPointF &value
     const int kind = series->property("pointKind").toInt();
     int best = -1;
     double bestDistance = 0;
-    for (size_t i = 0; i < m_points.size(); ++i) {
-        if (int(m_points[i].kind) != kind)
+    for (size_t i = 0; i < m_drawn.size(); ++i) {
+        if (int(drawn(i).kind) != kind)
             continue;
         const double dx = std::log10(m_values[i].x()) - std::log10(value.x());
         const double dy = std::log10(m_values[i].y()) - std::log10(value.y());
@@ -211,9 +216,9 @@ int RooflineChart::drawnIndex(const QScatterSeries *series, const QPointF &value
 
 QString RooflineChart::pointText(int index) const
 {
-    if (index < 0 || index >= int(m_points.size()))
+    if (index < 0 || index >= int(m_drawn.size()))
         return {};
-    const RooflinePoint &p = m_points[size_t(index)];
+    const RooflinePoint &p = drawn(size_t(index));
     QString text = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(p.name).toHtmlEscaped());
     if (p.kind == RooflinePoint::Kind::Op)
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(p.category).toHtmlEscaped());

@@ -11,6 +11,7 @@
 
 #include <QChartView>
 
+#include <memory>
 #include <vector>
 
 class QScatterSeries;
@@ -24,9 +25,10 @@ class RooflineChart : public QChartView
 public:
     explicit RooflineChart(QWidget *parent = nullptr);
 
-    // Draws `model`'s rooflines and `points` (a filtered subset of its points).
-    void show(const core::analysis::RooflineModel &model,
-              std::vector<core::analysis::RooflinePoint> points);
+    // Draws `model`'s rooflines and its points at `rows` (a filtered subset); kept shared, not
+    // copied. A null model draws an empty frame.
+    void show(std::shared_ptr<const core::analysis::RooflineModel> model,
+              const std::vector<uint32_t> &rows);
     void clear();
 
     int pointCount() const;
@@ -42,7 +44,13 @@ signals:
 private:
     int drawnIndex(const QScatterSeries *series, const QPointF &value) const;
 
-    std::vector<core::analysis::RooflinePoint> m_points;   // drawn, in series order
+    const core::analysis::RooflinePoint &drawn(size_t i) const
+    {
+        return m_model->points[m_drawn[i]];
+    }
+
+    std::shared_ptr<const core::analysis::RooflineModel> m_model;
+    std::vector<uint32_t> m_drawn; // indices of the drawn points, in series order
     std::vector<QPointF> m_values;
     int m_rooflines = 0;
 };

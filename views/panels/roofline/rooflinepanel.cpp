@@ -148,23 +148,28 @@ void RooflinePanel::showPoints()
 {
     if (!m_roofline) {
         m_chart->clear();
-        m_model->setPoints({});
+        m_model->setPoints(nullptr, {});
         m_export->setEnabled(false);
         return;
     }
     const QString category = m_category->currentData().toString();
     const QString bound = m_boundBy->currentData().toString();
-    std::vector<RooflinePoint> points;
-    for (const RooflinePoint &p : m_roofline->points) {
-        if (p.kind == RooflinePoint::Kind::Op && !category.isEmpty()
-            && QString::fromStdString(p.category) != category)
+    const std::string categoryText = category.toStdString();
+    const std::string boundText = bound.toStdString();
+    std::vector<uint32_t> rows;
+    size_t ops = 0;
+    for (size_t i = 0; i < m_roofline->points.size(); ++i) {
+        const RooflinePoint &p = m_roofline->points[i];
+        const bool op = p.kind == RooflinePoint::Kind::Op;
+        if (op && !categoryText.empty() && p.category != categoryText)
             continue;
-        if (!bound.isEmpty() && QString::fromStdString(p.boundBy) != bound)
+        if (!boundText.empty() && p.boundBy != boundText)
             continue;
-        points.push_back(p);
+        rows.push_back(uint32_t(i));
+        ops += op ? 1 : 0;
     }
-    m_chart->show(*m_roofline, points);
-    m_model->setPoints(std::move(points));
+    m_chart->show(m_roofline, rows);
+    m_model->setPoints(m_roofline, std::move(rows));
     m_export->setEnabled(m_model->rowCount() > 0);
     for (int c = RooflinePointsModel::Occurrences; c <= RooflinePointsModel::Intensity; ++c)
         m_table->resizeColumnToContents(c);
@@ -181,9 +186,6 @@ void RooflinePanel::showPoints()
                           .arg(r.ridgePoint, 0, 'f', 2);
         }
     }
-    size_t ops = 0;
-    for (const RooflinePoint &p : m_model->points())
-        ops += p.kind == RooflinePoint::Kind::Op ? 1 : 0;
     status += tr(" - %L1 points (%L2 ops)").arg(m_model->rowCount()).arg(ops);
     if (m_chart->pointCount() < m_model->rowCount())
         status += tr(", %L1 without FLOPs or bytes not drawn")

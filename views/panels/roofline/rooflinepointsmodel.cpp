@@ -6,16 +6,23 @@ using core::analysis::RooflinePoint;
 
 RooflinePointsModel::RooflinePointsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void RooflinePointsModel::setPoints(std::vector<RooflinePoint> points)
+void RooflinePointsModel::setPoints(std::shared_ptr<const core::analysis::RooflineModel> source,
+                                    std::vector<uint32_t> rows)
 {
     beginResetModel();
-    m_points = std::move(points);
+    m_source = std::move(source);
+    m_rows = m_source ? std::move(rows) : std::vector<uint32_t>{};
     endResetModel();
+}
+
+const RooflinePoint &RooflinePointsModel::point(int row) const
+{
+    return m_source->points[m_rows[size_t(row)]];
 }
 
 int RooflinePointsModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_points.size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 int RooflinePointsModel::columnCount(const QModelIndex &parent) const
@@ -25,9 +32,9 @@ int RooflinePointsModel::columnCount(const QModelIndex &parent) const
 
 QVariant RooflinePointsModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || index.row() >= int(m_points.size()))
+    if (!index.isValid() || index.row() >= int(m_rows.size()))
         return {};
-    const RooflinePoint &p = m_points[size_t(index.row())];
+    const RooflinePoint &p = point(index.row());
     const auto column = Column(index.column());
     if (role == kOpNameRole)
         return p.kind == RooflinePoint::Kind::Op ? QString::fromStdString(p.name) : QString();

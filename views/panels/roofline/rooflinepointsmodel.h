@@ -3,10 +3,16 @@
 // RooflinePointsModel: the Roofline Model's points as a table (whole profile, steps, ops), with
 // numbers the profile cannot give left empty. kSortRole gives raw values; kOpNameRole the op's
 // name on op rows, empty on the whole-profile and step rows.
+//
+// Rows are indices into the shared model's points, not copies: a 100M-event profile has 640k
+// step points of about 250 bytes each.
 
 #include "core/analysis/roofline.h"
 
 #include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
 
 namespace tracedesk::views {
 
@@ -24,8 +30,10 @@ public:
 
     explicit RooflinePointsModel(QObject *parent = nullptr);
 
-    void setPoints(std::vector<core::analysis::RooflinePoint> points);
-    const std::vector<core::analysis::RooflinePoint> &points() const { return m_points; }
+    // Shows source->points[i] for each i of `rows`, in that order; a null source shows none.
+    void setPoints(std::shared_ptr<const core::analysis::RooflineModel> source,
+                   std::vector<uint32_t> rows);
+    const core::analysis::RooflinePoint &point(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -33,7 +41,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    std::vector<core::analysis::RooflinePoint> m_points;
+    std::shared_ptr<const core::analysis::RooflineModel> m_source;
+    std::vector<uint32_t> m_rows;
 };
 
 } // namespace tracedesk::views

@@ -167,9 +167,28 @@ public:
 
     void finish()
     {
+        std::unordered_map<ChildKey, uint32_t, ChildKeyHash>().swap(m_children);
         std::vector<PivotNode> &nodes = m_result.nodes;
+        // Children runs by parent (a counting sort: every node but the root has one).
+        std::vector<uint32_t> &list = m_result.childList;
+        list.assign(nodes.size() > 0 ? nodes.size() - 1 : 0, 0);
+        for (size_t id = 1; id < nodes.size(); ++id)
+            ++nodes[nodes[id].parent].childCount;
+        uint32_t at = 0;
         for (PivotNode &n : nodes) {
-            std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
+            n.firstChild = at;
+            at += n.childCount;
+        }
+        std::vector<uint32_t> filled(nodes.size(), 0);
+        for (size_t id = 1; id < nodes.size(); ++id) {
+            const uint32_t parent = nodes[id].parent;
+            list[nodes[parent].firstChild + filled[parent]++] = uint32_t(id);
+        }
+        std::vector<uint32_t>().swap(filled);
+        for (uint32_t id = 0; id < nodes.size(); ++id) {
+            const PivotNode &n = nodes[id];
+            std::sort(list.begin() + n.firstChild, list.begin() + n.firstChild + n.childCount,
+                      [&](uint32_t a, uint32_t b) {
                 const PivotNode &x = nodes[a], &y = nodes[b];
                 if (x.stats.wallTotal != y.stats.wallTotal)
                     return x.stats.wallTotal > y.stats.wallTotal;
@@ -181,19 +200,19 @@ public:
         if (!m_options.keepSlices)
             return;
         // Leaves in depth-first order get consecutive ranges; a counting sort places slices.
-        std::vector<size_t> &offset = m_offset;
+        std::vector<uint32_t> &offset = m_offset;
         offset.assign(nodes.size(), 0);
-        size_t next = 0;
+        uint32_t next = 0;
         std::function<void(uint32_t)> visit = [&](uint32_t id) {
             PivotNode &n = nodes[id];
             n.sliceBegin = next;
-            if (n.children.empty()) {
+            if (n.childCount == 0) {
                 offset[id] = next;
-                next += n.stats.count;
+                next += uint32_t(n.stats.count);
             }
-            for (uint32_t c : n.children)
+            for (uint32_t c : m_result.children(id))
                 visit(c);
-            n.sliceEnd = next;
+            nodes[id].sliceEnd = next;
         };
         visit(0);
         m_result.slices.resize(m_leaf.size());
@@ -209,8 +228,7 @@ private:
             n.parent = parent;
             n.level = level + 1;
             n.value = value;
-            m_result.nodes.push_back(std::move(n));
-            m_result.nodes[parent].children.push_back(it->second);
+            m_result.nodes.push_back(n);
         }
         return it->second;
     }
@@ -232,7 +250,7 @@ private:
     std::unordered_map<std::string, uint64_t> m_text;
     // The leaf of each slice in walk order: 4 bytes a slice rather than its address too.
     std::vector<uint32_t> m_leaf;
-    std::vector<size_t> m_offset;
+    std::vector<uint32_t> m_offset;
     uint64_t m_seen = 0;
 };
 
@@ -475,7 +493,7 @@ std::string pivotToCsv(const Trace &trace, const PivotResult &result)
                           static_cast<long long>(n.stats.selfTotal));
             out += buf;
         }
-        for (uint32_t c : n.children)
+        for (uint32_t c : result.children(id))
             visit(c);
     };
     if (!result.nodes.empty())

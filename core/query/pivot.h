@@ -77,15 +77,17 @@ struct PivotStats
     void add(TimePs duration, TimePs self);
 };
 
+// 80 bytes: a 100M-event pivot by track and name has 1.3M groups.
 struct PivotNode
 {
     uint32_t parent = 0; // the root is its own parent
     uint32_t level = 0;  // 0 for the root; a group of levels[k] has level k + 1
     PivotValue value;
     PivotStats stats;
-    std::vector<uint32_t> children; // by wall total descending, then by key
-    size_t sliceBegin = 0;          // range in PivotResult::slices (when kept)
-    size_t sliceEnd = 0;
+    uint32_t firstChild = 0; // the children: PivotResult::childList[firstChild, + childCount)
+    uint32_t childCount = 0;
+    uint32_t sliceBegin = 0; // range in PivotResult::slices (when kept)
+    uint32_t sliceEnd = 0;
 };
 
 struct PivotResult
@@ -102,11 +104,17 @@ struct PivotResult
     std::vector<PivotKey> levels;
     std::optional<AreaSelection> area;   // the scope: none for the whole trace
     std::vector<PivotNode> nodes;        // nodes[0]: every slice in scope
+    // Every node's children, one run per node, each by wall total descending, then by key.
+    std::vector<uint32_t> childList;
     std::vector<uint32_t> slices;        // walk positions, grouped, see the design note
     std::vector<WalkRow> walkRows;       // rows with slices in scope, by position
     std::vector<std::string> textValues; // raw-text arg values, by PivotValue::bits
 
     const PivotNode &root() const { return nodes.front(); }
+    std::span<const uint32_t> children(uint32_t node) const
+    {
+        return {childList.data() + nodes[node].firstChild, nodes[node].childCount};
+    }
     bool slicesKept() const { return !slices.empty() || nodes.front().stats.count == 0; }
     // The address of the slice at walk position `position`.
     SliceRef sliceAt(uint32_t position) const;

@@ -45,7 +45,7 @@ PivotKey key(PivotKeyKind kind, std::string arg = {})
 // The child of `node` whose label is `label`, or -1.
 int childLabelled(const Trace &trace, const PivotResult &r, uint32_t node, const std::string &label)
 {
-    for (uint32_t c : r.nodes[node].children) {
+    for (uint32_t c : r.children(node)) {
         if (pivotLabel(trace, r, c) == label)
             return int(c);
     }
@@ -83,7 +83,7 @@ private slots:
         const int alpha = childLabelled(*trace, p, 0, "alpha");
         const int beta = childLabelled(*trace, p, 0, "beta");
         QVERIFY(alpha > 0 && beta > 0);
-        QCOMPARE(p.root().children.front(), uint32_t(alpha)); // larger wall first
+        QCOMPARE(p.children(0).front(), uint32_t(alpha)); // larger wall first
         checkStats(p.nodes[alpha].stats, 4, 210 * kUs, 150 * kUs, 20 * kUs, 100 * kUs);
         checkStats(p.nodes[beta].stats, 3, 40 * kUs, 40 * kUs, 10 * kUs, 20 * kUs);
         const int a = childLabelled(*trace, p, alpha, "A");
@@ -92,7 +92,7 @@ private slots:
         checkStats(p.nodes[a].stats, 2, 150 * kUs, 100 * kUs, 50 * kUs, 100 * kUs);
         checkStats(p.nodes[b].stats, 2, 60 * kUs, 50 * kUs, 20 * kUs, 40 * kUs);
         QCOMPARE(p.nodes[a].stats.averageDuration(), 75.0 * kUs);
-        QCOMPARE(p.nodes[beta].children.size(), size_t(1));
+        QCOMPARE(p.children(beta).size(), size_t(1));
         // Every group enumerates exactly its own slices.
         QCOMPARE(p.slices.size(), size_t(7));
         QVERIFY(p.slicesKept());
@@ -116,10 +116,10 @@ private slots:
         o.levels = {key(PivotKeyKind::Track)};
         auto r = computePivot(*trace, o);
         QVERIFY(r);
-        QCOMPARE(r.value().root().children.size(), size_t(2));
+        QCOMPARE(r.value().children(0).size(), size_t(2));
         // Thread 1 holds 5 slices (200 us), thread 2 two (50 us).
-        const PivotNode &first = r.value().nodes[r.value().root().children[0]];
-        const PivotNode &second = r.value().nodes[r.value().root().children[1]];
+        const PivotNode &first = r.value().nodes[r.value().children(0)[0]];
+        const PivotNode &second = r.value().nodes[r.value().children(0)[1]];
         checkStats(first.stats, 5, 200 * kUs, 150 * kUs, 10 * kUs, 100 * kUs);
         checkStats(second.stats, 2, 50 * kUs, 40 * kUs, 10 * kUs, 40 * kUs);
     }
@@ -156,8 +156,8 @@ private slots:
         o.levels = {key(PivotKeyKind::Arg, "absent")};
         r = computePivot(*trace, o);
         QVERIFY(r);
-        QCOMPARE(r.value().root().children.size(), size_t(1));
-        QCOMPARE(pivotLabel(*trace, r.value(), r.value().root().children[0]),
+        QCOMPARE(r.value().children(0).size(), size_t(1));
+        QCOMPARE(pivotLabel(*trace, r.value(), r.value().children(0)[0]),
                  std::string("(no absent)"));
     }
 
@@ -281,10 +281,10 @@ private slots:
         auto r = computePivot(trace, o);
         QVERIFY(r);
         const PivotResult &p = r.value();
-        QCOMPARE(p.root().children.size(), summary.size());
+        QCOMPARE(p.children(0).size(), summary.size());
         uint64_t summaryCount = 0;
         for (size_t i = 0; i < summary.size(); ++i) {
-            const PivotNode &n = p.nodes[p.root().children[i]];
+            const PivotNode &n = p.nodes[p.children(0)[i]];
             const NameSummary &line = summary[i];
             QCOMPARE(StringId(n.value.bits), line.name);
             QCOMPARE(n.stats.count, line.occurrences);
@@ -307,7 +307,7 @@ private slots:
                 }
             }
         }
-        for (uint32_t child : p.root().children) {
+        for (uint32_t child : p.children(0)) {
             for (const SliceRef &s : p.slicesOf(child)) {
                 QCOMPARE(trace.kind(s).name, StringId(p.nodes[child].value.bits));
                 QVERIFY(listed.insert({s.track, s.row, s.index}).second);
@@ -335,7 +335,7 @@ private slots:
         auto all = computePivot(trace, whole);
         QVERIFY(all);
         std::map<std::string, uint64_t> pivotByName;
-        for (uint32_t c : all.value().root().children)
+        for (uint32_t c : all.value().children(0))
             pivotByName[pivotLabel(trace, all.value(), c)] = all.value().nodes[c].stats.count;
         int compared = 0;
         for (const auto &[name, count] : completeByName) {

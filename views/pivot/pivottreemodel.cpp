@@ -23,16 +23,12 @@ void PivotTreeModel::setResult(core::TracePtr trace,
 void PivotTreeModel::orderChildren()
 {
     m_childList.clear();
-    m_firstChild.clear();
     m_rowInParent.clear();
     if (!m_result)
         return;
     const std::vector<core::PivotNode> &nodes = m_result->nodes;
-    m_firstChild.resize(nodes.size());
-    for (size_t n = 0; n < nodes.size(); ++n) {
-        m_firstChild[n] = uint32_t(m_childList.size());
-        m_childList.insert(m_childList.end(), nodes[n].children.begin(), nodes[n].children.end());
-    }
+    // The result's runs, reordered in place by the column the user sorts on.
+    m_childList = m_result->childList;
     const bool ascending = m_sortOrder == Qt::AscendingOrder;
     auto by = [&](auto key) {
         for (uint32_t n = 0; n < nodes.size(); ++n) {
@@ -71,12 +67,14 @@ void PivotTreeModel::orderChildren()
 
 std::span<uint32_t> PivotTreeModel::childrenOf(uint32_t node)
 {
-    return {m_childList.data() + m_firstChild[node], m_result->nodes[node].children.size()};
+    const core::PivotNode &n = m_result->nodes[node];
+    return {m_childList.data() + n.firstChild, n.childCount};
 }
 
 std::span<const uint32_t> PivotTreeModel::childrenOf(uint32_t node) const
 {
-    return {m_childList.data() + m_firstChild[node], m_result->nodes[node].children.size()};
+    const core::PivotNode &n = m_result->nodes[node];
+    return {m_childList.data() + n.firstChild, n.childCount};
 }
 
 void PivotTreeModel::sort(int column, Qt::SortOrder order)

@@ -54,10 +54,9 @@ private:
 
     core::TracePtr m_trace;
     std::shared_ptr<const core::PivotResult> m_result;
-    // Every node's children in shown order, one node's after another (a 100M-event pivot
-    // has 640k nodes: one list each would cost 24 bytes a node more).
+    // Every node's children in shown order: the result's childList, each node's run reordered
+    // by the sort column (runs sit where the result's nodes say).
     std::vector<uint32_t> m_childList;
-    std::vector<uint32_t> m_firstChild; // per node: where its children start in m_childList
     std::vector<int> m_rowInParent;     // per node: its row under its parent
     int m_sortColumn = -1;                         // -1: the result's order
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;

@@ -33,8 +33,7 @@ public:
             n.name = name;
             n.parent = parent;
             n.depth = m_nodes[parent].depth + 1;
-            m_nodes.push_back(std::move(n));
-            m_nodes[parent].children.push_back(it->second);
+            m_nodes.push_back(n);
         }
         return it->second;
     }
@@ -43,16 +42,6 @@ private:
     std::vector<FlameNode> &m_nodes;
     std::unordered_map<uint64_t, uint32_t> m_index;
 };
-
-template<typename Node>
-void sortChildrenByName(std::vector<Node> &nodes, const std::vector<std::string> &names)
-{
-    for (Node &n : nodes) {
-        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
-            return names[nodes[a].name] < names[nodes[b].name];
-        });
-    }
-}
 
 // The latest slice of a row of the track being walked: a candidate caller while it holds the
 // slices that start after it. `from`-`to` is the part it counts; `covered` is where its last
@@ -149,6 +138,33 @@ private:
 
 } // namespace
 
+void linkFlameChildren(FlameGraph &graph)
+{
+    std::vector<FlameNode> &nodes = graph.nodes;
+    std::vector<uint32_t> &list = graph.childList;
+    list.assign(nodes.empty() ? 0 : nodes.size() - 1, 0);
+    for (FlameNode &n : nodes)
+        n.childCount = 0;
+    for (size_t id = 1; id < nodes.size(); ++id)
+        ++nodes[nodes[id].parent].childCount;
+    uint32_t at = 0;
+    for (FlameNode &n : nodes) {
+        n.firstChild = at;
+        at += n.childCount;
+    }
+    std::vector<uint32_t> filled(nodes.size(), 0);
+    for (size_t id = 1; id < nodes.size(); ++id) {
+        const uint32_t parent = nodes[id].parent;
+        list[nodes[parent].firstChild + filled[parent]++] = uint32_t(id);
+    }
+    for (const FlameNode &n : nodes) {
+        std::sort(list.begin() + n.firstChild, list.begin() + n.firstChild + n.childCount,
+                  [&](uint32_t a, uint32_t b) {
+                      return graph.names[nodes[a].name] < graph.names[nodes[b].name];
+                  });
+    }
+}
+
 std::vector<std::string> FlameGraph::stack(uint32_t node) const
 {
     std::vector<std::string> out;
@@ -184,26 +200,47 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     NodeTable table(graph.nodes);
     // Frames are named by their label (an HLO op's name, not its instruction text), numbered
     // names folded when asked; kinds that end up with one text share frames. Each kind's text
-    // is resolved once.
-    // The texts are keyed by views into the trace's strings or into `folds`, which do not move,
-    // so a trace of a million distinct names does not hold each one twice while it is built.
-    std::unordered_map<StringId, uint32_t> localName;
-    std::unordered_map<std::string_view, uint32_t> byText;
+    // is resolved once. A text is known by its id in the trace's (unique) strings when it is
+    // one; only texts that are not (folded names, labels cut from a longer name that the trace
+    // does not hold alone) are keyed by text. A trace of 640k distinct names so holds two
+    // flat arrays while the graph is built, not two hash tables of them.
+    const size_t stringCount = trace.strings.size();
+    std::vector<uint32_t> resolved(stringCount, kNone);  // a kind's name id: its frame name
+    std::vector<uint32_t> byString(stringCount, kNone);  // a text's string id: its frame name
+    std::unordered_map<std::string_view, uint32_t> byText; // texts the trace does not hold
     std::deque<std::string> folds;
-    auto nameIndex = [&](StringId id) {
-        const auto [it, inserted] = localName.try_emplace(id, 0);
-        if (inserted) {
-            std::string_view text = sliceLabel(trace.string(id));
-            if (scope.foldNumbered) {
-                if (std::optional<std::string> folded = foldedNumberedName(text))
-                    text = folds.emplace_back(std::move(*folded));
-            }
-            const auto [f, added] = byText.try_emplace(text, uint32_t(graph.names.size()));
-            if (added)
+    auto nameOfText = [&](std::string_view text, StringId same) {
+        StringId id = same;
+        if (id == kNone && !trace.strings.find(text, &id))
+            id = kNone;
+        if (id != kNone) {
+            if (byString[id] == kNone) {
+                byString[id] = uint32_t(graph.names.size());
                 graph.names.emplace_back(text);
-            it->second = f->second;
+            }
+            return byString[id];
         }
-        return it->second;
+        const auto [f, added] = byText.try_emplace(text, uint32_t(graph.names.size()));
+        if (added)
+            graph.names.emplace_back(text);
+        return f->second;
+    };
+    auto nameIndex = [&](StringId id) {
+        if (id >= stringCount)
+            return nameOfText({}, kNone);
+        if (resolved[id] == kNone) {
+            const std::string_view full = trace.string(id);
+            std::string_view text = sliceLabel(full);
+            StringId same = text.size() == full.size() ? id : StringId(kNone);
+            if (scope.foldNumbered) {
+                if (std::optional<std::string> folded = foldedNumberedName(text)) {
+                    text = folds.emplace_back(std::move(*folded));
+                    same = kNone;
+                }
+            }
+            resolved[id] = nameOfText(text, same);
+        }
+        return resolved[id];
     };
 
     std::vector<uint32_t> tracks = scope.tracks;
@@ -258,17 +295,18 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     }
     if (cancel && cancel->load())
         return Result<FlameGraph>::cancelled();
-    FlameNode &root = graph.nodes.front();
-    for (uint32_t c : root.children)
-        root.wall += graph.nodes[c].wall;
     // Children are clipped to their callers, so wall minus the children's wall is never negative.
-    for (FlameNode &n : graph.nodes) {
-        TimePs below = 0;
-        for (uint32_t c : n.children)
-            below += graph.nodes[c].wall;
-        n.self = &n == &root ? 0 : n.wall - below;
+    for (FlameNode &n : graph.nodes)
+        n.self = n.wall;
+    for (size_t n = 1; n < graph.nodes.size(); ++n) {
+        FlameNode &caller = graph.nodes[graph.nodes[n].parent];
+        if (graph.nodes[n].parent == 0)
+            caller.wall += graph.nodes[n].wall;
+        else
+            caller.self -= graph.nodes[n].wall;
     }
-    sortChildrenByName(graph.nodes, graph.names);
+    graph.nodes.front().self = 0;
+    linkFlameChildren(graph);
     return graph;
 }
 
@@ -294,7 +332,7 @@ FlameGraph invertFlameGraph(const FlameGraph &graph)
         out.nodes.front().self += from.self;
         out.nodes.front().wall += from.self;
     }
-    sortChildrenByName(out.nodes, out.names);
+    linkFlameChildren(out);
     return out;
 }
 
@@ -321,7 +359,7 @@ FrameCalls frameCalls(const FlameGraph &graph, std::string_view name)
         FrameEdge &caller = callers[graph.nodes[node.parent].name];
         caller.wall += node.wall;
         caller.count += node.count;
-        for (uint32_t c : node.children) {
+        for (uint32_t c : graph.children(n)) {
             FrameEdge &callee = callees[graph.nodes[c].name];
             callee.wall += graph.nodes[c].wall;
             callee.count += graph.nodes[c].count;
@@ -369,9 +407,10 @@ private:
     // values are already set, by merging their children by name.
     void merge(uint32_t at, uint32_t na, uint32_t nb)
     {
-        static const std::vector<uint32_t> kNoChildren;
-        const auto &ca = na == kNone ? kNoChildren : m_a.nodes[na].children;
-        const auto &cb = nb == kNone ? kNoChildren : m_b.nodes[nb].children;
+        const std::span<const uint32_t> ca = na == kNone ? std::span<const uint32_t>()
+                                                         : m_a.children(na);
+        const std::span<const uint32_t> cb = nb == kNone ? std::span<const uint32_t>()
+                                                         : m_b.children(nb);
         size_t i = 0, j = 0;
         while (i < ca.size() || j < cb.size()) {
             const std::string_view nameA = i < ca.size() ? m_a.nameOf(ca[i]) : std::string_view();

@@ -42,6 +42,7 @@
 
 #include <atomic>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,24 +62,31 @@ struct FlameScope
 // `name` without its `#<digits>` suffix, as `<prefix>#*`; nullopt when it has none.
 std::optional<std::string> foldedNumberedName(std::string_view name);
 
+// 48 bytes: a 100M-event graph has 640k nodes.
 struct FlameNode
 {
     uint32_t name = 0;   // index into FlameGraph::names; 0 is the root's ""
     uint32_t parent = 0; // the root is its own parent
     uint32_t depth = 0;  // 0 for the root
+    uint32_t firstChild = 0; // the children: FlameGraph::childList[firstChild, + childCount)
+    uint32_t childCount = 0;
     TimePs wall = 0;     // clipped to the caller, see the design note
     TimePs self = 0;
-    uint64_t count = 0;             // slices merged into this node
-    std::vector<uint32_t> children; // by name, ascending
+    uint64_t count = 0;  // slices merged into this node
 };
 
 struct FlameGraph
 {
     std::vector<std::string> names; // names[0] is ""
     std::vector<FlameNode> nodes;   // nodes[0] is the root; its wall sums the top frames
+    std::vector<uint32_t> childList; // every node's children, one run each, by name ascending
     bool inverted = false;          // bottom-up: widths are self time, children are callers
 
     const FlameNode &root() const { return nodes.front(); }
+    std::span<const uint32_t> children(uint32_t node) const
+    {
+        return {childList.data() + nodes[node].firstChild, nodes[node].childCount};
+    }
     std::string_view nameOf(uint32_t node) const { return names[nodes[node].name]; }
     // The node's width: wall time, or self time in an inverted graph.
     TimePs width(uint32_t node) const { return inverted ? nodes[node].self : nodes[node].wall; }
@@ -87,6 +95,10 @@ struct FlameGraph
     // The nodes whose name contains `text`, any ASCII case (an empty text matches none).
     std::vector<uint32_t> find(std::string_view text) const;
 };
+
+// Fills `graph.childList` and each node's run from the nodes' parents (every node but the root
+// has one), each run by name ascending: what a builder calls once its nodes are final.
+void linkFlameChildren(FlameGraph &graph);
 
 Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
                                    const std::atomic<bool> *cancel = nullptr);

@@ -20,6 +20,16 @@ std::vector<uint32_t> FlameTree::pathTo(uint32_t node) const
 
 namespace {
 
+std::span<const uint32_t> childrenOf(const core::FlameGraph &graph, uint32_t node)
+{
+    return graph.children(node);
+}
+
+std::span<const uint32_t> childrenOf(const core::FlameDiff &diff, uint32_t node)
+{
+    return diff.nodes[node].children;
+}
+
 // What a plain and a differential graph share: names and each node's place in the tree and
 // width; `fill` adds the node's own times.
 template<typename Graph, typename Fill>
@@ -30,18 +40,19 @@ FlameTree treeOf(const Graph &graph, FlameTree::Names names, Fill &&fill)
                                                 graph.names);
     tree.nodes.reserve(graph.nodes.size());
     size_t links = 0;
-    for (const auto &from : graph.nodes)
-        links += from.children.size();
+    for (uint32_t i = 0; i < graph.nodes.size(); ++i)
+        links += childrenOf(graph, i).size();
     tree.childList.reserve(links);
     for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
         const auto &from = graph.nodes[i];
+        const std::span<const uint32_t> children = childrenOf(graph, i);
         FlameTree::Node n;
         n.name = from.name;
         n.parent = from.parent;
         n.depth = from.depth;
         n.firstChild = uint32_t(tree.childList.size());
-        n.childCount = uint32_t(from.children.size());
-        tree.childList.insert(tree.childList.end(), from.children.begin(), from.children.end());
+        n.childCount = uint32_t(children.size());
+        tree.childList.insert(tree.childList.end(), children.begin(), children.end());
         fill(from, n);
         tree.maxDepth = std::max(tree.maxDepth, n.depth);
         tree.nodes.push_back(n);

@@ -30,8 +30,7 @@ public:
             n.name = id;
             n.parent = parent;
             n.depth = m_graph.nodes[parent].depth + 1;
-            m_graph.nodes.push_back(std::move(n));
-            m_graph.nodes[parent].children.push_back(it->second);
+            m_graph.nodes.push_back(n);
         }
         return it->second;
     }
@@ -106,11 +105,7 @@ FlameGraph deviceTimeFlameGraph(const Trace &trace, const OperatorTree &tree,
     }
     FlameNode &root = graph.nodes.front();
     root.self = 0;
-    for (FlameNode &n : graph.nodes) {
-        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
-            return graph.names[graph.nodes[a].name] < graph.names[graph.nodes[b].name];
-        });
-    }
+    linkFlameChildren(graph);
     return graph;
 }
 

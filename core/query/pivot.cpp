@@ -18,22 +18,62 @@ namespace {
 
 constexpr uint32_t kCancelPollMask = 4095;
 
-struct ChildKey
+size_t childHash(uint32_t parent, const PivotValue &value)
 {
-    uint32_t parent = 0;
-    PivotValue value;
-    friend bool operator==(const ChildKey &, const ChildKey &) = default;
-};
+    uint64_t h = value.bits * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t(parent) << 8 | uint64_t(value.type)) + 0x632BE59BD9B4E019ull + (h << 6) +
+         (h >> 2);
+    return size_t(h ^ (h >> 29));
+}
 
-struct ChildKeyHash
+// The groups by (parent, key): open addressing over node ids, the key read from the node
+// itself. 4 bytes a slot, where a hash map node per group cost about 50 (a 100M-event pivot
+// has 1.3M groups).
+class ChildTable
 {
-    size_t operator()(const ChildKey &k) const
+public:
+    // The node for (parent, value) in `nodes`, or kNoNode; `insert` is then where to add it.
+    uint32_t find(const std::vector<PivotNode> &nodes, uint32_t parent, const PivotValue &value,
+                  size_t *insert) const
     {
-        uint64_t h = k.value.bits * 0x9E3779B97F4A7C15ull;
-        h ^= (uint64_t(k.parent) << 8 | uint64_t(k.value.type)) + 0x632BE59BD9B4E019ull + (h << 6) +
-             (h >> 2);
-        return size_t(h);
+        size_t at = childHash(parent, value) & m_mask;
+        while (m_slots[at] != kNoNode) {
+            const PivotNode &n = nodes[m_slots[at]];
+            if (n.parent == parent && n.value == value)
+                return m_slots[at];
+            at = (at + 1) & m_mask;
+        }
+        *insert = at;
+        return kNoNode;
     }
+
+    // Records node `id` at the slot find() gave, growing once more than half full.
+    void add(const std::vector<PivotNode> &nodes, uint32_t id, size_t slot)
+    {
+        m_slots[slot] = id;
+        if (++m_used * 2 <= m_slots.size())
+            return;
+        std::vector<uint32_t> old(m_slots.size() * 2, kNoNode);
+        old.swap(m_slots);
+        m_mask = m_slots.size() - 1;
+        for (uint32_t node : old) {
+            if (node == kNoNode)
+                continue;
+            size_t at = childHash(nodes[node].parent, nodes[node].value) & m_mask;
+            while (m_slots[at] != kNoNode)
+                at = (at + 1) & m_mask;
+            m_slots[at] = node;
+        }
+    }
+
+    void clear() { std::vector<uint32_t>().swap(m_slots); }
+
+    static constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
+
+private:
+    std::vector<uint32_t> m_slots = std::vector<uint32_t>(1024, kNoNode);
+    size_t m_mask = 1023;
+    size_t m_used = 0;
 };
 
 // Reads a slice's key at each level. Raw-text arg values (not interned) go to `text`, which
@@ -167,7 +207,7 @@ public:
 
     void finish()
     {
-        std::unordered_map<ChildKey, uint32_t, ChildKeyHash>().swap(m_children);
+        m_children.clear();
         std::vector<PivotNode> &nodes = m_result.nodes;
         // Children runs by parent (a counting sort: every node but the root has one).
         std::vector<uint32_t> &list = m_result.childList;
@@ -221,16 +261,18 @@ public:
 private:
     uint32_t child(uint32_t parent, uint32_t level, PivotValue value)
     {
-        const auto [it, inserted] =
-            m_children.try_emplace(ChildKey{parent, value}, uint32_t(m_result.nodes.size()));
-        if (inserted) {
-            PivotNode n;
-            n.parent = parent;
-            n.level = level + 1;
-            n.value = value;
-            m_result.nodes.push_back(n);
-        }
-        return it->second;
+        size_t slot = 0;
+        const uint32_t found = m_children.find(m_result.nodes, parent, value, &slot);
+        if (found != ChildTable::kNoNode)
+            return found;
+        PivotNode n;
+        n.parent = parent;
+        n.level = level + 1;
+        n.value = value;
+        const auto id = uint32_t(m_result.nodes.size());
+        m_result.nodes.push_back(n);
+        m_children.add(m_result.nodes, id, slot);
+        return id;
     }
 
     uint64_t internText(std::string_view text)
@@ -246,7 +288,7 @@ private:
     const PivotOptions &m_options;
     KeyReader m_keys;
     PivotResult m_result;
-    std::unordered_map<ChildKey, uint32_t, ChildKeyHash> m_children;
+    ChildTable m_children;
     std::unordered_map<std::string, uint64_t> m_text;
     // The leaf of each slice in walk order: 4 bytes a slice rather than its address too.
     std::vector<uint32_t> m_leaf;

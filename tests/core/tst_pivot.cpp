@@ -256,6 +256,45 @@ private slots:
 
     // The pivot by name of an area equals the area-selection summary line by line, and the whole
     // trace's counts per name equal the "X" events of that name counted in the raw file.
+    void thousandsOfGroups()
+    {
+        // 3,000 names on two threads: thread 1 runs each name once (1 us), thread 2 runs every
+        // third name twice (2 us each). Many more groups than the table starts with.
+        std::string json = R"({"traceEvents": [)";
+        int ts = 0;
+        for (int i = 0; i < 3000; ++i) {
+            json += "{\"ph\": \"X\", \"name\": \"op" + std::to_string(i)
+                    + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(ts += 2)
+                    + ", \"dur\": 1},";
+            for (int k = 0; k < (i % 3 == 0 ? 2 : 0); ++k) {
+                json += "{\"ph\": \"X\", \"name\": \"op" + std::to_string(i)
+                        + "\", \"pid\": 1, \"tid\": 2, \"ts\": " + std::to_string(ts += 3)
+                        + ", \"dur\": 2},";
+            }
+        }
+        json.back() = ']';
+        json += "}";
+        const auto trace = testsupport::loadText(json);
+        QVERIFY(trace);
+        PivotOptions o;
+        o.levels = {key(PivotKeyKind::Track), key(PivotKeyKind::Name)};
+        auto r = computePivot(*trace, o);
+        QVERIFY(r);
+        const PivotResult &p = r.value();
+        QCOMPARE(p.children(0).size(), size_t(2));
+        QCOMPARE(p.nodes.size(), size_t(1 + 2 + 3000 + 1000));
+        for (uint32_t track : p.children(0)) {
+            const bool second = p.children(track).size() == 1000;
+            QCOMPARE(p.children(track).size(), size_t(second ? 1000 : 3000));
+            for (uint32_t leaf : p.children(track)) {
+                const std::string label = pivotLabel(*trace, p, leaf);
+                QVERIFY(std::stoi(label.substr(2)) % 3 == 0 || !second);
+                checkStats(p.nodes[leaf].stats, second ? 2 : 1, (second ? 4 : 1) * kUs,
+                           (second ? 4 : 1) * kUs, (second ? 2 : 1) * kUs, (second ? 2 : 1) * kUs);
+            }
+        }
+    }
+
     void realFixtureMatchesSummaryAndFile()
     {
         const QString path =

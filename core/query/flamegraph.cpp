@@ -16,7 +16,8 @@ namespace {
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 constexpr uint32_t kCancelPollMask = 4095;
 
-// Interns child nodes by (parent node, name index).
+// Interns child nodes by (parent node, name index): open addressing over node ids, the key read
+// from the node itself, 4 bytes a slot where a hash map node per frame cost about 40.
 class NodeTable
 {
 public:
@@ -26,21 +27,50 @@ public:
 
     uint32_t child(uint32_t parent, uint32_t name)
     {
-        const uint64_t key = uint64_t(parent) << 32 | name;
-        const auto [it, inserted] = m_index.try_emplace(key, uint32_t(m_nodes.size()));
-        if (inserted) {
-            FlameNode n;
-            n.name = name;
-            n.parent = parent;
-            n.depth = m_nodes[parent].depth + 1;
-            m_nodes.push_back(n);
+        size_t at = hash(parent, name) & m_mask;
+        for (; m_slots[at] != kNone; at = (at + 1) & m_mask) {
+            const FlameNode &n = m_nodes[m_slots[at]];
+            if (n.parent == parent && n.name == name)
+                return m_slots[at];
         }
-        return it->second;
+        const auto id = uint32_t(m_nodes.size());
+        FlameNode n;
+        n.name = name;
+        n.parent = parent;
+        n.depth = m_nodes[parent].depth + 1;
+        m_nodes.push_back(n);
+        m_slots[at] = id;
+        if (++m_used * 2 > m_slots.size())
+            grow();
+        return id;
     }
 
 private:
+    static size_t hash(uint32_t parent, uint32_t name)
+    {
+        const uint64_t h = (uint64_t(parent) << 32 | name) * 0x9E3779B97F4A7C15ull;
+        return size_t(h ^ (h >> 32));
+    }
+
+    void grow()
+    {
+        std::vector<uint32_t> old(m_slots.size() * 2, kNone);
+        old.swap(m_slots);
+        m_mask = m_slots.size() - 1;
+        for (uint32_t id : old) {
+            if (id == kNone)
+                continue;
+            size_t at = hash(m_nodes[id].parent, m_nodes[id].name) & m_mask;
+            while (m_slots[at] != kNone)
+                at = (at + 1) & m_mask;
+            m_slots[at] = id;
+        }
+    }
+
     std::vector<FlameNode> &m_nodes;
-    std::unordered_map<uint64_t, uint32_t> m_index;
+    std::vector<uint32_t> m_slots = std::vector<uint32_t>(1024, kNone);
+    size_t m_mask = 1023;
+    size_t m_used = 0;
 };
 
 // The latest slice of a row of the track being walked: a candidate caller while it holds the

@@ -49,10 +49,10 @@ void printJson(const PodViewerData &d)
     for (const PodStep &s : d.steps) {
         j.beginObject().value("step_num", s.stepNum).beginArray("records");
         for (const PodRecord &r : s.records) {
-            j.beginObject().value("host", r.host).value("core_id", int64_t(r.coreId))
+            j.beginObject().value("host", d.hostOf(r)).value("core_id", int64_t(r.coreId))
                 .value("chip_id", r.chipId).value("node_id", r.nodeId)
                 .value("host_step", r.hostStep).value("total_us", r.totalUs)
-                .value("bottleneck", r.bottleneck).beginObject("breakdown_us");
+                .value("bottleneck", d.bottleneckOf(r)).beginObject("breakdown_us");
             for (size_t i = 0; i < d.series.size() && i < r.valuesUs.size(); ++i)
                 j.value(d.series[i], r.valuesUs[i]);
             j.endObject().endObject();
@@ -88,7 +88,7 @@ void printText(const PodViewerData &d)
         std::printf("Step %lld\n", (long long)s.stepNum);
         for (const PodRecord &r : s.records) {
             std::printf("  %-24s core %-6u total %12.3f us  bottleneck %s\n",
-                        podColumnLabel(d, r).c_str(), r.coreId, r.totalUs, r.bottleneck.c_str());
+                        podColumnLabel(d, r).c_str(), r.coreId, r.totalUs, d.bottleneckOf(r).c_str());
             for (size_t i = 0; i < d.series.size() && i < r.valuesUs.size(); ++i) {
                 if (r.valuesUs[i] > 0)
                     std::printf("      %-34s %12.3f us\n", d.series[i].c_str(), r.valuesUs[i]);

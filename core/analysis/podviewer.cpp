@@ -97,10 +97,10 @@ TimePs totalOf(const std::vector<detail::StepSpan> &spans)
     return any ? last - first : 0;
 }
 
-void addRecords(PodStep &out, const std::string &hostName, uint32_t hostBase, const StepInfo &s,
-                int64_t stepNum)
+void addRecords(PodViewerData &data, PodStep &out, const std::string &hostName,
+                uint32_t hostBase, const StepInfo &s, int64_t stepNum)
 {
-    const std::string host = hostName.empty() ? "localhost" : hostName;
+    const uint32_t host = data.textIndex(hostName.empty() ? "localhost" : hostName);
     if (s.cores.empty()) {
         PodRecord r;
         r.host = host;
@@ -109,8 +109,8 @@ void addRecords(PodStep &out, const std::string &hostName, uint32_t hostBase, co
         r.hostStep = s.groupId;
         r.totalUs = double(s.duration) / 1e6;
         r.valuesUs = PodValues(podCategoriesUs(s));
-        r.bottleneck = podBottleneck(s);
-        out.records.push_back(std::move(r));
+        r.bottleneck = data.textIndex(podBottleneck(s));
+        out.records.push_back(r);
         return;
     }
     // TPU: OSS XProf fills no GenericEventType time for TensorCores (FORMATS.md 2.15), so
@@ -123,12 +123,22 @@ void addRecords(PodStep &out, const std::string &hostName, uint32_t hostBase, co
         r.hostStep = s.groupId;
         r.totalUs = double(c.stepPs) / 1e6;
         r.valuesUs.assign(9, 0.0);
-        r.bottleneck = podBottleneck(StepInfo{});
-        out.records.push_back(std::move(r));
+        r.bottleneck = data.textIndex(podBottleneck(StepInfo{}));
+        out.records.push_back(r);
     }
 }
 
 } // namespace
+
+uint32_t PodViewerData::textIndex(std::string_view text)
+{
+    for (size_t i = 0; i < texts.size(); ++i) {
+        if (texts[i] == text)
+            return uint32_t(i);
+    }
+    texts.emplace_back(text);
+    return uint32_t(texts.size() - 1);
+}
 
 void PodValues::assign(size_t n, double value)
 {
@@ -157,7 +167,8 @@ std::string podColumnLabel(const PodViewerData &data, const PodRecord &record)
 {
     if (data.tpu)
         return "(" + std::to_string(record.chipId) + "," + std::to_string(record.nodeId) + ")";
-    return record.host.empty() ? "localhost" : record.host;
+    const std::string &host = data.hostOf(record);
+    return host.empty() ? "localhost" : host;
 }
 
 namespace detail {
@@ -243,7 +254,7 @@ PodViewerData build(const std::vector<HostSteps> &hosts)
         for (const StepInfo &s : db.steps) {
             PodStep step;
             step.stepNum = s.groupId;
-            addRecords(step, hosts.front().host, 0, s, s.groupId);
+            addRecords(data, step, hosts.front().host, 0, s, s.groupId);
             data.steps.push_back(std::move(step));
         }
         data.diagnostics = db.diagnostics;
@@ -327,7 +338,7 @@ PodViewerData build(const std::vector<HostSteps> &hosts)
             if (a.coordinator)
                 continue;
             const size_t index = size_t(a.beginHost + (begin - a.beginChief) + i);
-            addRecords(step, a.host, uint32_t(h) * kMaxDevicesPerHost,
+            addRecords(data, step, a.host, uint32_t(h) * kMaxDevicesPerHost,
                        hosts[h].db->steps[index], i);
         }
         std::sort(step.records.begin(), step.records.end(),

@@ -55,17 +55,19 @@ private:
     uint8_t m_size = 0;
 };
 
+// 128 bytes: the host and bottleneck names are indices into PodViewerData::texts, not a string
+// each (a 100M-event profile has 640k records).
 struct PodRecord
 {
-    std::string host;
     uint32_t coreId = 0;            // host index x 1000 + local core id when several hosts
     int32_t chipId = 0;
     int32_t nodeId = 0;
+    uint32_t host = 0;              // PodViewerData::texts index
+    uint32_t bottleneck = 0;        // PodViewerData::texts index
     int64_t stepNum = 0;
     int64_t hostStep = 0;           // the host's own step number (group id) before renumbering
     double totalUs = 0;
     PodValues valuesUs;             // one per PodViewerData::series
-    std::string bottleneck;
 };
 
 struct PodStep
@@ -96,7 +98,13 @@ struct PodViewerData
     std::vector<std::string> series;
     std::vector<PodStep> steps;
     std::vector<PodHostAlignment> hosts;
+    std::vector<std::string> texts{std::string()}; // records' host and bottleneck names
     int chief = -1;                 // index into hosts
+
+    const std::string &hostOf(const PodRecord &r) const { return texts[r.host]; }
+    const std::string &bottleneckOf(const PodRecord &r) const { return texts[r.bottleneck]; }
+    // The index of `text` in texts, added when new (for builders; texts are few).
+    uint32_t textIndex(std::string_view text);
     bool emptyIntersection = false;
     Diagnostics diagnostics;
 };

@@ -147,13 +147,13 @@ Result<PodViewerData> readPodViewerJsonFile(const std::string &path)
                     r.coreId = uint32_t(std::strtoul(id.c_str(), &endp, 10));
                     if (id.empty() || *endp != '\0')
                         return fileError(path, "core id \"" + id + "\" is not a number");
-                    r.host = stringField(rec, "hostName");
+                    r.host = data.textIndex(stringField(rec, "hostName"));
                     r.chipId = int32_t(numberField(rec, "chipId"));
                     r.nodeId = int32_t(numberField(rec, "nodeId"));
                     r.stepNum = int64_t(numberField(rec, "stepNum"));
                     r.hostStep = r.stepNum;
                     r.totalUs = numberField(rec, "totalDurationUs");
-                    r.bottleneck = stringField(rec, "bottleneck");
+                    r.bottleneck = data.textIndex(stringField(rec, "bottleneck"));
                     object breakdown;
                     if (rec["stepBreakdownUs"].get(breakdown) == simdjson::SUCCESS) {
                         sawCurrent = true;

@@ -104,9 +104,9 @@ void TestPodViewer::shiftedHostsAlign()
         QCOMPARE(s.stepNum, int64_t(i));
         QCOMPARE(s.records.size(), size_t(2));
         const PodRecord &a = s.records[0], &bb = s.records[1];
-        QCOMPARE(a.host, std::string("a"));
+        QCOMPARE(d->hostOf(a), std::string("a"));
         QCOMPARE(a.coreId, 1u);
-        QCOMPARE(bb.host, std::string("b"));
+        QCOMPARE(d->hostOf(bb), std::string("b"));
         QCOMPARE(bb.coreId, 1001u);
         QCOMPARE(a.stepNum, int64_t(i));
         QCOMPARE(a.hostStep, int64_t(i + 1));
@@ -116,13 +116,13 @@ void TestPodViewer::shiftedHostsAlign()
         QCOMPARE(category(*d, a, "Input"), 100.0);
         QCOMPARE(category(*d, a, "All others"), 300.0);
         QCOMPARE(category(*d, a, "Device compute"), 0.0);
-        QCOMPARE(a.bottleneck, std::string("Host compute"));
+        QCOMPARE(d->bottleneckOf(a), std::string("Host compute"));
         QCOMPARE(bb.totalUs, 700.0);
         QCOMPARE(category(*d, bb, "Host compute"), 300.0);
         QCOMPARE(category(*d, bb, "Input"), 100.0);
         QCOMPARE(category(*d, bb, "All others"), 300.0);
         // A 300/300 tie: the lexicographically greater name wins.
-        QCOMPARE(bb.bottleneck, std::string("Host compute"));
+        QCOMPARE(d->bottleneckOf(bb), std::string("Host compute"));
     }
     QVERIFY(d->diagnostics.warnings.empty());
     QCOMPARE(podViewer(cache).get(), d.get());
@@ -259,7 +259,7 @@ void TestPodViewer::gpuFixture()
     for (const PodStep &s : d->steps) {
         QCOMPARE(s.records.size(), size_t(1));
         const PodRecord &r = s.records.front();
-        QCOMPARE(r.host, std::string("34.83.195.179:6003"));
+        QCOMPARE(d->hostOf(r), std::string("34.83.195.179:6003"));
         QCOMPARE(r.coreId, 1u);
         QVERIFY(expectedUs.count(s.stepNum));
         QCOMPARE(r.totalUs, expectedUs[s.stepNum]);
@@ -307,11 +307,11 @@ void TestPodViewer::legacyFiles()
         for (const PodRecord &r : s.records) {
             const QJsonObject rec = perCore[QString::number(r.coreId)].toObject();
             QVERIFY(!rec.isEmpty());
-            QCOMPARE(QString::fromStdString(r.host), rec["hostName"].toString());
+            QCOMPARE(QString::fromStdString(d.hostOf(r)), rec["hostName"].toString());
             QCOMPARE(r.chipId, rec["chipId"].toVariant().toInt());
             QCOMPARE(r.nodeId, rec["nodeId"].toVariant().toInt());
             QCOMPARE(r.totalUs, rec["totalDurationUs"].toDouble());
-            QCOMPARE(QString::fromStdString(r.bottleneck), rec["bottleneck"].toString());
+            QCOMPARE(QString::fromStdString(d.bottleneckOf(r)), rec["bottleneck"].toString());
             QCOMPARE(r.valuesUs[0], rec["highFlopsComputeUs"].toDouble());
             QCOMPARE(r.valuesUs[6], rec["sendDurationUs"].toDouble());
             double others = 0;

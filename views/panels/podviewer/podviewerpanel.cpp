@@ -170,7 +170,7 @@ QStringList PodViewerPanel::columnLabels() const
 QString PodViewerPanel::columnHost(int column) const
 {
     const PodRecord *r = record(column);
-    return r ? QString::fromStdString(r->host) : QString();
+    return r ? QString::fromStdString(m_data->hostOf(*r)) : QString();
 }
 
 std::vector<double> PodViewerPanel::columnValues(int column) const
@@ -209,7 +209,7 @@ void PodViewerPanel::showStep()
         const PodRecord &x = step.records[a], &y = step.records[b];
         if (tpu)
             return std::pair(x.chipId, x.nodeId) < std::pair(y.chipId, y.nodeId);
-        return x.host < y.host;
+        return m_data->hostOf(x) < m_data->hostOf(y);
     });
     chart->setTitle(tpu ? tr("Step breakdown (x-axis: global chip id, node id, y-axis: time(us))")
                         : tr("Step breakdown (x-axis: hostname, y-axis: time(us))"));
@@ -257,8 +257,9 @@ void PodViewerPanel::showDetails(int column)
         return;
     QString text = m_data->tpu ? tr("Step breakdown of chip %1\nHostname: %2")
                                      .arg(r->chipId)
-                                     .arg(QString::fromStdString(r->host))
-                               : tr("Step breakdown of %1").arg(QString::fromStdString(r->host));
+                                     .arg(QString::fromStdString(m_data->hostOf(*r)))
+                               : tr("Step breakdown of %1")
+                                     .arg(QString::fromStdString(m_data->hostOf(*r)));
     text += tr("\nStep: %1 (host step %2)").arg(r->stepNum).arg(r->hostStep);
     text += tr("\nTotal: %1 us").arg(r->totalUs, 0, 'f', 2);
     if (r->totalUs > 0) {
@@ -276,8 +277,10 @@ void PodViewerPanel::showDetails(int column)
 void PodViewerPanel::activateColumn(int column)
 {
     const PodRecord *r = record(column);
-    if (r)
-        emit hostActivated(QString::fromStdString(r->host.empty() ? "localhost" : r->host));
+    if (r) {
+        const std::string &host = m_data->hostOf(*r);
+        emit hostActivated(QString::fromStdString(host.empty() ? "localhost" : host));
+    }
 }
 
 } // namespace tracedesk::views

@@ -17,6 +17,7 @@
 #include "core/analysis/analysiscache.h"
 #include "core/analysis/eventgrouping.h"
 #include "core/base/rarevalue.h"
+#include "core/base/sparsearray.h"
 #include "core/model/trace.h"
 
 #include <array>
@@ -109,7 +110,7 @@ struct StepInfo
     std::string name;               // step name (defaults to the group id)
     TimePs begin = 0;
     TimePs duration = 0;            // TPU: max over cores
-    std::array<TimePs, kEventTypeCount> typePs{};   // GPU/CPU only
+    SparseArray<TimePs, kEventTypeCount> typePs;    // GPU/CPU only
     std::vector<TpuCoreStep> cores;                 // TPU only
     RareValue<TpuStepDetails> tpu;                  // TPU only (held when set)
 

@@ -175,7 +175,7 @@ void TestSteps::gpuFixtureSteps()
         QVERIFY(expected.count(s.groupId));
         QCOMPARE(s.duration, expected[s.groupId]);
         TimePs sum = 0;
-        for (TimePs t : s.typePs)
+        for (TimePs t : s.typePs.toArray())
             sum += t;
         QCOMPARE(sum, s.duration);
         QVERIFY(s.type(EventType::DeviceCompute32) + s.type(EventType::DeviceCompute16) > 0);

@@ -1,4 +1,5 @@
 #include "core/query/flamegraph.h"
+#include "core/query/framecalls.h"
 
 #include "core/model/kindlabel.h"
 
@@ -368,47 +369,7 @@ FlameGraph invertFlameGraph(const FlameGraph &graph)
 
 FrameCalls frameCalls(const FlameGraph &graph, std::string_view name)
 {
-    FrameCalls calls;
-    calls.name = std::string(name);
-    const auto found = std::find(graph.names.begin() + 1, graph.names.end(), name);
-    if (name.empty() || found == graph.names.end())
-        return calls;
-    const uint32_t id = uint32_t(found - graph.names.begin());
-    std::unordered_map<uint32_t, FrameEdge> callers, callees;
-    for (uint32_t n = 1; n < graph.nodes.size(); ++n) {
-        const FlameNode &node = graph.nodes[n];
-        if (node.name != id)
-            continue;
-        calls.self += node.self;
-        calls.count += node.count;
-        bool outermost = true;
-        for (uint32_t k = node.parent; k != 0; k = graph.nodes[k].parent)
-            outermost = outermost && graph.nodes[k].name != id;
-        if (outermost)
-            calls.wall += node.wall;
-        FrameEdge &caller = callers[graph.nodes[node.parent].name];
-        caller.wall += node.wall;
-        caller.count += node.count;
-        for (uint32_t c : graph.children(n)) {
-            FrameEdge &callee = callees[graph.nodes[c].name];
-            callee.wall += graph.nodes[c].wall;
-            callee.count += graph.nodes[c].count;
-        }
-    }
-    auto listOf = [&](std::unordered_map<uint32_t, FrameEdge> &edges) {
-        std::vector<FrameEdge> list;
-        for (auto &[nameId, edge] : edges) {
-            edge.name = graph.names[nameId];
-            list.push_back(std::move(edge));
-        }
-        std::sort(list.begin(), list.end(), [](const FrameEdge &a, const FrameEdge &b) {
-            return a.wall != b.wall ? a.wall > b.wall : a.name < b.name;
-        });
-        return list;
-    };
-    calls.callers = listOf(callers);
-    calls.callees = listOf(callees);
-    return calls;
+    return frameCallsIn(graph, graph.names, name);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "views/timeline/timelinestate.h"
 
 #include "core/analysis/pytorch/deviceflamegraph.h"
+#include "core/query/framecalls.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -57,6 +58,15 @@ void fillCalls(QTreeWidget *table, const std::vector<core::FrameEdge> &edges,
         item->setToolTip(0, item->text(0));
         table->addTopLevelItem(item);
     }
+}
+
+// The drawn tree of a top-down graph, holding the graph's names; the graph's nodes go with it.
+// The tree's nodes answer for callers and callees (frameCallsIn), so no second copy is kept.
+std::shared_ptr<const FlameTree> treeOwningNames(core::FlameGraph graph)
+{
+    auto names = std::make_shared<const std::vector<std::string>>(std::move(graph.names));
+    // fromGraph reads names only through the tree's own pointer.
+    return std::make_shared<const FlameTree>(FlameTree::fromGraph(graph, names));
 }
 
 } // namespace
@@ -264,12 +274,17 @@ void FlameGraphPanel::recompute()
                 out.error = QString::fromStdString(built.message());
                 return out;
             }
+            if (!inverted) {
+                out.tree = treeOwningNames(std::move(built).value());
+                out.what = what;
+                return out;
+            }
             auto topDown = std::make_shared<const core::FlameGraph>(std::move(built).value());
-            // The inverted graph keeps the top-down one's names and their indices.
+            // The inverted graph keeps the top-down one's names and their indices; the
+            // top-down graph stays for the callers and callees of a frame.
             const FlameTree::Names names(topDown, &topDown->names);
             out.tree = std::make_shared<const FlameTree>(
-                inverted ? FlameTree::fromGraph(core::invertFlameGraph(*topDown), names)
-                         : FlameTree::fromGraph(*topDown, names));
+                FlameTree::fromGraph(core::invertFlameGraph(*topDown), names));
             out.topDown = std::move(topDown);
             out.what = what;
             return out;
@@ -297,11 +312,8 @@ void FlameGraphPanel::recomputeGpuTime()
             FlameOutcome out;
             const auto tree = pt::operatorTree(*cache);
             const auto capture = pt::graphCaptureAttribution(*cache);
-            auto topDown = std::make_shared<const core::FlameGraph>(
+            out.tree = treeOwningNames(
                 pt::deviceTimeFlameGraph(cache->trace(), *tree, capture.get()));
-            out.tree = std::make_shared<const FlameTree>(
-                FlameTree::fromGraph(*topDown, FlameTree::Names(topDown, &topDown->names)));
-            out.topDown = std::move(topDown);
             out.what = capture->hasCapture
                            ? tr("GPU time by operator, replayed graph kernels under the "
                                 "operators that captured them")
@@ -376,7 +388,9 @@ void FlameGraphPanel::showCalls(uint32_t node)
     const auto &tree = m_graph->tree();
     if (!tree || node >= tree->nodes.size())
         return;
-    if (!m_topDown || node == 0) {
+    // A top-down tree answers from its own nodes; an inverted one from the graph it inverts.
+    const bool topDownTree = !tree->inverted && !tree->differential;
+    if ((!m_topDown && !topDownTree) || node == 0) {
         m_callers->clear();
         m_callees->clear();
         m_frameTitle->setText(node == 0 ? tr("Click a frame for its callers and callees.")
@@ -384,7 +398,9 @@ void FlameGraphPanel::showCalls(uint32_t node)
         return;
     }
     const QString name = tree->nameOf(node);
-    const core::FrameCalls calls = core::frameCalls(*m_topDown, name.toStdString());
+    const core::FrameCalls calls =
+        m_topDown ? core::frameCalls(*m_topDown, name.toStdString())
+                  : core::frameCallsIn(*tree, *tree->names, name.toStdString());
     m_frameTitle->setText(tr("<b>%1</b><br>total %2 · self %3 · %4 slices")
                               .arg(name.toHtmlEscaped(), durationText(calls.wall),
                                    durationText(calls.self), countText(calls.count)));

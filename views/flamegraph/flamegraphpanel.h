@@ -76,7 +76,7 @@ private:
     QPointer<TimelineState> m_state;
     BackgroundJob m_job;
     bool m_computing = false;
-    std::shared_ptr<const core::FlameGraph> m_topDown; // for callers / callees
+    std::shared_ptr<const core::FlameGraph> m_topDown; // an inverted tree's callers / callees
 
     QComboBox *m_scope = nullptr;
     QComboBox *m_metric = nullptr;

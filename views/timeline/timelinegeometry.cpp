@@ -64,14 +64,11 @@ void TimelineGeometryBuilder::setTrace(const core::Trace *trace, const core::Tra
     m_index = index;
     m_kindColours.clear();
     m_kindLabels.clear();
-    m_kindLabelReady.clear();
     if (!trace)
         return;
     m_kindColours.reserve(trace->kinds.size());
     for (const core::EventKind &k : trace->kinds)
         m_kindColours.push_back(colourForName(trace->string(k.name)));
-    m_kindLabels.resize(trace->kinds.size());
-    m_kindLabelReady.assign(trace->kinds.size(), 0);
 }
 
 QRgb TimelineGeometryBuilder::kindColour(uint32_t kind) const
@@ -81,16 +78,15 @@ QRgb TimelineGeometryBuilder::kindColour(uint32_t kind) const
 
 QString TimelineGeometryBuilder::kindLabel(uint32_t kind) const
 {
-    if (kind >= m_kindLabels.size())
+    if (!m_trace || kind >= m_trace->kinds.size())
         return {};
-    if (!m_kindLabelReady[kind]) {
+    const auto [it, added] = m_kindLabels.try_emplace(kind);
+    if (added) {
         const core::EventKind &k = m_trace->kinds[kind];
-        m_kindLabels[kind] = toQString(m_trace->string(k.displayName != core::kEmptyString
-                                                           ? k.displayName
-                                                           : k.name));
-        m_kindLabelReady[kind] = 1;
+        it->second = toQString(m_trace->string(k.displayName != core::kEmptyString ? k.displayName
+                                                                                   : k.name));
     }
-    return m_kindLabels[kind];
+    return it->second;
 }
 
 float TimelineGeometryBuilder::xOf(core::TimePs t) const

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace tracedesk::views {
@@ -176,8 +177,8 @@ private:
     const core::Trace *m_trace = nullptr;
     const core::TraceLodIndex *m_index = nullptr;
     std::vector<QRgb> m_kindColours;
-    mutable std::vector<QString> m_kindLabels;
-    mutable std::vector<uint8_t> m_kindLabelReady;
+    // Labels of the kinds drawn so far: a few hundred, where a trace can have a million kinds.
+    mutable std::unordered_map<uint32_t, QString> m_kindLabels;
     std::vector<core::VisibleItem> m_items;
     std::vector<core::DensityColumn> m_columns;
     std::vector<uint32_t> m_foldedOf;

@@ -4,8 +4,8 @@
 // numbers the profile cannot give left empty. kSortRole gives raw values; kOpNameRole the op's
 // name on op rows, empty on the whole-profile and step rows.
 //
-// Rows are indices into the shared model's points, not copies: a 100M-event profile has 640k
-// step points of about 250 bytes each.
+// Rows are indices into the shared model's points, which the chart shares too: the table and
+// the chart hold no copy of a point (each is about 250 bytes of strings and optional numbers).
 
 #include "core/analysis/roofline.h"
 

@@ -1,6 +1,7 @@
 #include "core/query/flamegraph.h"
 #include "core/query/framecalls.h"
 
+#include "core/base/idtable.h"
 #include "core/model/kindlabel.h"
 
 #include "core/query/search.h"
@@ -17,8 +18,8 @@ namespace {
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 constexpr uint32_t kCancelPollMask = 4095;
 
-// Interns child nodes by (parent node, name index): open addressing over node ids, the key read
-// from the node itself, 4 bytes a slot where a hash map node per frame cost about 40.
+// Interns child nodes by (parent node, name index), the key read from the node: 4 bytes a
+// frame, where a hash map node cost about 40.
 class NodeTable
 {
 public:
@@ -28,21 +29,21 @@ public:
 
     uint32_t child(uint32_t parent, uint32_t name)
     {
-        size_t at = hash(parent, name) & m_mask;
-        for (; m_slots[at] != kNone; at = (at + 1) & m_mask) {
-            const FlameNode &n = m_nodes[m_slots[at]];
-            if (n.parent == parent && n.name == name)
-                return m_slots[at];
-        }
+        size_t slot = 0;
+        const uint32_t found = m_ids.find(hash(parent, name), [&](uint32_t id) {
+            return m_nodes[id].parent == parent && m_nodes[id].name == name;
+        }, &slot);
+        if (found != IdTable::kNone)
+            return found;
         const auto id = uint32_t(m_nodes.size());
         FlameNode n;
         n.name = name;
         n.parent = parent;
         n.depth = m_nodes[parent].depth + 1;
         m_nodes.push_back(n);
-        m_slots[at] = id;
-        if (++m_used * 2 > m_slots.size())
-            grow();
+        m_ids.add(id, slot, [&](uint32_t other) {
+            return hash(m_nodes[other].parent, m_nodes[other].name);
+        });
         return id;
     }
 
@@ -53,25 +54,8 @@ private:
         return size_t(h ^ (h >> 32));
     }
 
-    void grow()
-    {
-        std::vector<uint32_t> old(m_slots.size() * 2, kNone);
-        old.swap(m_slots);
-        m_mask = m_slots.size() - 1;
-        for (uint32_t id : old) {
-            if (id == kNone)
-                continue;
-            size_t at = hash(m_nodes[id].parent, m_nodes[id].name) & m_mask;
-            while (m_slots[at] != kNone)
-                at = (at + 1) & m_mask;
-            m_slots[at] = id;
-        }
-    }
-
     std::vector<FlameNode> &m_nodes;
-    std::vector<uint32_t> m_slots = std::vector<uint32_t>(1024, kNone);
-    size_t m_mask = 1023;
-    size_t m_used = 0;
+    IdTable m_ids;
 };
 
 // The latest slice of a row of the track being walked: a candidate caller while it holds the

@@ -1,6 +1,7 @@
 #include "core/query/flamegraph.h"
 #include "core/query/framecalls.h"
 
+#include "core/base/childruns.h"
 #include "core/base/idtable.h"
 #include "core/model/kindlabel.h"
 
@@ -155,29 +156,9 @@ private:
 
 void linkFlameChildren(FlameGraph &graph)
 {
-    std::vector<FlameNode> &nodes = graph.nodes;
-    std::vector<uint32_t> &list = graph.childList;
-    list.assign(nodes.empty() ? 0 : nodes.size() - 1, 0);
-    for (FlameNode &n : nodes)
-        n.childCount = 0;
-    for (size_t id = 1; id < nodes.size(); ++id)
-        ++nodes[nodes[id].parent].childCount;
-    uint32_t at = 0;
-    for (FlameNode &n : nodes) {
-        n.firstChild = at;
-        at += n.childCount;
-    }
-    std::vector<uint32_t> filled(nodes.size(), 0);
-    for (size_t id = 1; id < nodes.size(); ++id) {
-        const uint32_t parent = nodes[id].parent;
-        list[nodes[parent].firstChild + filled[parent]++] = uint32_t(id);
-    }
-    for (const FlameNode &n : nodes) {
-        std::sort(list.begin() + n.firstChild, list.begin() + n.firstChild + n.childCount,
-                  [&](uint32_t a, uint32_t b) {
-                      return graph.names[nodes[a].name] < graph.names[nodes[b].name];
-                  });
-    }
+    linkChildRuns(graph.nodes, graph.childList, [&](uint32_t a, uint32_t b) {
+        return graph.names[graph.nodes[a].name] < graph.names[graph.nodes[b].name];
+    });
 }
 
 std::vector<std::string> FlameGraph::stack(uint32_t node) const

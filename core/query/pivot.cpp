@@ -1,5 +1,6 @@
 #include "core/query/pivot.h"
 
+#include "core/base/childruns.h"
 #include "core/base/idtable.h"
 #include "core/query/viewportquery.h"
 
@@ -161,34 +162,14 @@ public:
     {
         m_children.clear();
         std::vector<PivotNode> &nodes = m_result.nodes;
-        // Children runs by parent (a counting sort: every node but the root has one).
-        std::vector<uint32_t> &list = m_result.childList;
-        list.assign(nodes.size() > 0 ? nodes.size() - 1 : 0, 0);
-        for (size_t id = 1; id < nodes.size(); ++id)
-            ++nodes[nodes[id].parent].childCount;
-        uint32_t at = 0;
-        for (PivotNode &n : nodes) {
-            n.firstChild = at;
-            at += n.childCount;
-        }
-        std::vector<uint32_t> filled(nodes.size(), 0);
-        for (size_t id = 1; id < nodes.size(); ++id) {
-            const uint32_t parent = nodes[id].parent;
-            list[nodes[parent].firstChild + filled[parent]++] = uint32_t(id);
-        }
-        std::vector<uint32_t>().swap(filled);
-        for (uint32_t id = 0; id < nodes.size(); ++id) {
-            const PivotNode &n = nodes[id];
-            std::sort(list.begin() + n.firstChild, list.begin() + n.firstChild + n.childCount,
-                      [&](uint32_t a, uint32_t b) {
-                const PivotNode &x = nodes[a], &y = nodes[b];
-                if (x.stats.wallTotal != y.stats.wallTotal)
-                    return x.stats.wallTotal > y.stats.wallTotal;
-                if (x.value.type != y.value.type)
-                    return x.value.type < y.value.type;
-                return x.value.bits < y.value.bits;
-            });
-        }
+        linkChildRuns(nodes, m_result.childList, [&](uint32_t a, uint32_t b) {
+            const PivotNode &x = nodes[a], &y = nodes[b];
+            if (x.stats.wallTotal != y.stats.wallTotal)
+                return x.stats.wallTotal > y.stats.wallTotal;
+            if (x.value.type != y.value.type)
+                return x.value.type < y.value.type;
+            return x.value.bits < y.value.bits;
+        });
         if (!m_options.keepSlices)
             return;
         // Leaves in depth-first order get consecutive ranges; a counting sort places slices.

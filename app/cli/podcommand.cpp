@@ -88,7 +88,8 @@ void printText(const PodViewerData &d)
         std::printf("Step %lld\n", (long long)s.stepNum);
         for (const PodRecord &r : s.records) {
             std::printf("  %-24s core %-6u total %12.3f us  bottleneck %s\n",
-                        podColumnLabel(d, r).c_str(), r.coreId, r.totalUs, d.bottleneckOf(r).c_str());
+                        podColumnLabel(d, r).c_str(), r.coreId, r.totalUs,
+                        d.bottleneckOf(r).c_str());
             for (size_t i = 0; i < d.series.size() && i < r.valuesUs.size(); ++i) {
                 if (r.valuesUs[i] > 0)
                     std::printf("      %-34s %12.3f us\n", d.series[i].c_str(), r.valuesUs[i]);

@@ -100,13 +100,13 @@ struct PodViewerData
     std::vector<PodHostAlignment> hosts;
     std::vector<std::string> texts{std::string()}; // records' host and bottleneck names
     int chief = -1;                 // index into hosts
+    bool emptyIntersection = false;
+    Diagnostics diagnostics;
 
     const std::string &hostOf(const PodRecord &r) const { return texts[r.host]; }
     const std::string &bottleneckOf(const PodRecord &r) const { return texts[r.bottleneck]; }
     // The index of `text` in texts, added when new (for builders; texts are few).
     uint32_t textIndex(std::string_view text);
-    bool emptyIntersection = false;
-    Diagnostics diagnostics;
 };
 
 // GenericEventType names, id 1..9 at index 0..8.

@@ -1,10 +1,10 @@
 #include "core/query/flamegraph.h"
-#include "core/query/framecalls.h"
 
 #include "core/base/childruns.h"
 #include "core/base/idtable.h"
 #include "core/model/kindlabel.h"
 
+#include "core/query/framecalls.h"
 #include "core/query/search.h"
 #include "core/query/viewportquery.h"
 
@@ -205,8 +205,8 @@ Result<FlameGraph> buildFlameGraph(const Trace &trace, const FlameScope &scope,
     std::vector<uint32_t> byString(stringCount, kNone);  // a text's string id: its frame name
     std::unordered_map<std::string_view, uint32_t> byText; // texts the trace does not hold
     std::deque<std::string> folds;
-    auto nameOfText = [&](std::string_view text, StringId same) {
-        StringId id = same;
+    // `id`: the text's string id when already known, else kNone and it is looked up.
+    auto nameOfText = [&](std::string_view text, StringId id) {
         if (id == kNone && !trace.strings.find(text, &id))
             id = kNone;
         if (id != kNone) {

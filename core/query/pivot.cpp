@@ -28,7 +28,6 @@ size_t childHash(uint32_t parent, const PivotValue &value)
     return size_t(h ^ (h >> 29));
 }
 
-
 // Reads a slice's key at each level. Raw-text arg values (not interned) go to `text`, which
 // returns the bits the value is known by.
 class KeyReader

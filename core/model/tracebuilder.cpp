@@ -195,10 +195,10 @@ void TraceBuilder::EndpointBucket::push(uint32_t track, const StoredEndpoint &e)
     ++size;
 }
 
-std::vector<TraceBuilder::PlacedEndpoint>
-TraceBuilder::EndpointBucket::take(const std::vector<StringId> &categories)
+void TraceBuilder::EndpointBucket::takeInto(const std::vector<StringId> &categories,
+                                            std::vector<PlacedEndpoint> &all)
 {
-    std::vector<PlacedEndpoint> all;
+    all.clear();
     all.reserve(size);
     size_t run = 0;
     for (auto &chunk : chunks) {
@@ -213,7 +213,6 @@ TraceBuilder::EndpointBucket::take(const std::vector<StringId> &categories)
     chunks = {};
     runs = {};
     size = 0;
-    return all;
 }
 
 void TraceBuilder::resolveFlows()
@@ -239,15 +238,14 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
     auto timeOf = [this](const PlacedEndpoint &e) {
         return m_tracks[e.track].rows[e.row].start[e.index];
     };
-    auto chain = [&](std::vector<PlacedEndpoint> &eps, std::vector<Flow> &out) {
+    // `eps` is sorted through `scratch` (at least as long) and left empty, its capacity kept.
+    auto chain = [&](std::vector<PlacedEndpoint> &eps, PlacedEndpoint *scratch,
+                     std::vector<Flow> &out) {
         // By id (a radix sort, stable), then each run of one id by category and time, stably:
         // the order of one stable sort by (id, category, time), in linear passes.
-        {
-            std::unique_ptr<PlacedEndpoint[]> scratch(new PlacedEndpoint[eps.size()]);
-            radixSortByKey(std::span<PlacedEndpoint>(eps),
-                           std::span<PlacedEndpoint>(scratch.get(), eps.size()),
-                           [](const PlacedEndpoint &e) { return e.id; });
-        }
+        radixSortByKey(std::span<PlacedEndpoint>(eps),
+                       std::span<PlacedEndpoint>(scratch, eps.size()),
+                       [](const PlacedEndpoint &e) { return e.id; });
         auto before = [&](const PlacedEndpoint &x, const PlacedEndpoint &y) {
             if (x.category != y.category)
                 return x.category < y.category;
@@ -283,28 +281,48 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
             }
             i = j;
         }
-        std::vector<PlacedEndpoint>().swap(eps);
+        eps.clear();
     };
     // Few endpoints chain as one list, so their flows come in (id, category) order; many bucket
     // by bucket on every core. Either order is the same on every machine.
     if (total < 100000) {
-        std::vector<PlacedEndpoint> all;
+        std::vector<PlacedEndpoint> all, part;
         all.reserve(total);
         for (EndpointBucket &b : m_buckets) {
-            const std::vector<PlacedEndpoint> part = b.take(m_placedCategories);
+            b.takeInto(m_placedCategories, part);
             all.insert(all.end(), part.begin(), part.end());
         }
+        std::unique_ptr<PlacedEndpoint[]> scratch(new PlacedEndpoint[all.size()]);
         parts.emplace_back();
-        chain(all, parts.back());
+        chain(all, scratch.get(), parts.back());
         return;
     }
+    // Each worker sorts bucket after bucket in the same two buffers, sized for the largest
+    // bucket: fresh buffers per bucket had the kernel map and zero 3 GB at 100M events (the
+    // buffers are past the allocator's mapping threshold, so each free unmapped them).
+    size_t largest = 0;
+    for (const EndpointBucket &b : m_buckets)
+        largest = std::max(largest, b.size);
+    struct Buffers
+    {
+        std::vector<PlacedEndpoint> eps;
+        std::unique_ptr<PlacedEndpoint[]> scratch;
+    };
+    const unsigned workers = workerCount(kFlowBuckets);
+    std::vector<Buffers> buffers(workers);
     std::vector<std::vector<Flow>> perBucket(kFlowBuckets);
-    parallelFor(kFlowBuckets, 0, [&](unsigned, size_t b) {
-        std::vector<PlacedEndpoint> eps = m_buckets[b].take(m_placedCategories);
-        perBucket[b].reserve(eps.size() / 2);
-        chain(eps, perBucket[b]);
+    parallelFor(kFlowBuckets, workers, [&](unsigned worker, size_t b) {
+        Buffers &mine = buffers[worker];
+        if (!mine.scratch) {
+            mine.eps.reserve(largest);
+            mine.scratch.reset(new PlacedEndpoint[largest]);
+        }
+        m_buckets[b].takeInto(m_placedCategories, mine.eps);
+        perBucket[b].reserve(mine.eps.size() / 2);
+        chain(mine.eps, mine.scratch.get(), perBucket[b]);
         return true;
     });
+    buffers.clear();
     for (auto &flows : perBucket)
         parts.push_back(std::move(flows));
 }

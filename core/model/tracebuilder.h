@@ -113,7 +113,9 @@ private:
         std::vector<std::pair<uint64_t, uint32_t>> runs;
         size_t size = 0;
         void push(uint32_t track, const StoredEndpoint &e);
-        std::vector<PlacedEndpoint> take(const std::vector<StringId> &categories);
+        // Moves the bucket's endpoints into `out` (emptied first; its capacity is kept, so one
+        // buffer serves bucket after bucket) and frees the chunks as they are read.
+        void takeInto(const std::vector<StringId> &categories, std::vector<PlacedEndpoint> &out);
     };
     void resolveFlows();
     void resolveFlowsInto(std::vector<Flow> &flows);

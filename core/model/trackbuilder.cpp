@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <span>
 
 namespace tracedesk::core {
 
@@ -14,6 +13,16 @@ template<typename V>
 void release(V &v)
 {
     V().swap(v);
+}
+
+// A staged column as a row's column: its buffer itself when it holds little slack (staging is
+// reserved to a line's event count), else an exact copy, so the store keeps no spare capacity.
+template<typename T>
+std::vector<T> takeColumn(std::vector<T> &staged)
+{
+    if (staged.capacity() - staged.size() <= staged.size() / 64)
+        return std::move(staged);
+    return std::vector<T>(staged.begin(), staged.end());
 }
 } // namespace
 
@@ -132,21 +141,27 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     // Every column is then packed straight from its staging row by row, and each staging column
     // is freed as soon as it is packed, so the peak stays near the staging plus one index per
     // slice (a line of the size of the whole trace can be in flight).
+    // Sorted input on one row (a GPU stream, a launch thread: most events of a trace) is its own
+    // order: no index per slice, and its starts and args become the row's columns as they are.
     const size_t rowTotal = rowLastEnd.size();
+    const bool inStagingOrder = sorted && rowTotal == 1;
     std::vector<size_t> first(rowTotal + 1, 0);
     for (size_t d = 0; d < rowTotal; ++d)
         first[d + 1] = first[d] + rowCount[d];
-    std::vector<uint32_t> members(n);
-    {
+    std::vector<uint32_t> members;
+    if (!inStagingOrder) {
+        members.resize(n);
         std::vector<size_t> next(first.begin(), first.end() - 1);
         for (size_t k = 0; k < n; ++k)
             members[next[depth[k]]++] = at(k);
     }
     release(depth);
     release(order);
-    auto rowOf = [&](size_t d) {
-        return std::span<const uint32_t>(members.data() + first[d], first[d + 1] - first[d]);
+    // The staged index of row d's i-th slice.
+    auto member = [&](size_t d, size_t i) {
+        return inStagingOrder ? uint32_t(i) : members[first[d] + i];
     };
+    auto rowSize = [&](size_t d) { return first[d + 1] - first[d]; };
 
     auto &rows = m_track.rows;
     rows.clear();
@@ -154,36 +169,44 @@ void TrackBuilder::finish(std::vector<Placement> *where)
     if (where) {
         where->resize(n);
         for (size_t d = 0; d < rowTotal; ++d) {
-            const auto m = rowOf(d);
-            for (size_t i = 0; i < m.size(); ++i)
-                (*where)[m[i]] = Placement{uint32_t(d), uint32_t(i)};
+            for (size_t i = 0; i < rowSize(d); ++i)
+                (*where)[member(d, i)] = Placement{uint32_t(d), uint32_t(i)};
         }
     }
-    for (size_t d = 0; d < rowTotal; ++d) {
-        const auto m = rowOf(d);
-        rows[d].start.resize(m.size());
-        for (size_t i = 0; i < m.size(); ++i)
-            rows[d].start[i] = m_start[m[i]];
+    if (inStagingOrder) {
+        rows[0].start = takeColumn(m_start);
+    } else {
+        for (size_t d = 0; d < rowTotal; ++d) {
+            rows[d].start.resize(rowSize(d));
+            for (size_t i = 0; i < rowSize(d); ++i)
+                rows[d].start[i] = m_start[member(d, i)];
+        }
     }
     release(m_start);
     for (size_t d = 0; d < rowTotal; ++d) {
-        const auto m = rowOf(d);
-        rows[d].duration.assignWith(m.size(), [&](size_t i) { return m_duration[m[i]]; });
+        rows[d].duration.assignWith(rowSize(d),
+                                    [&](size_t i) { return m_duration[member(d, i)]; });
     }
     release(m_duration);
     for (size_t d = 0; d < rowTotal; ++d) {
-        const auto m = rowOf(d);
-        rows[d].kind.assignWith(m.size(), [&](size_t i) { return int64_t(m_kind[m[i]]); });
+        rows[d].kind.assignWith(rowSize(d),
+                                [&](size_t i) { return int64_t(m_kind[member(d, i)]); });
     }
     release(m_kind);
     // A row none of whose slices has args keeps no args column (most device rows).
     for (size_t d = 0; d < rowTotal; ++d) {
-        const auto m = rowOf(d);
-        if (std::none_of(m.begin(), m.end(), [&](uint32_t e) { return m_args[e] != kNoArgs; }))
+        bool any = false;
+        for (size_t i = 0; i < rowSize(d) && !any; ++i)
+            any = m_args[member(d, i)] != kNoArgs;
+        if (!any)
             continue;
-        rows[d].args.resize(m.size());
-        for (size_t i = 0; i < m.size(); ++i)
-            rows[d].args[i] = m_args[m[i]];
+        if (inStagingOrder) {
+            rows[d].args = takeColumn(m_args);
+            break;
+        }
+        rows[d].args.resize(rowSize(d));
+        for (size_t i = 0; i < rowSize(d); ++i)
+            rows[d].args[i] = m_args[member(d, i)];
     }
     release(m_args);
     for (size_t c = 0; c < m_side.size(); ++c) {
@@ -193,10 +216,13 @@ void TrackBuilder::finish(std::vector<Placement> *where)
         auto value = [&](uint32_t e) { return e < staging.size() ? staging[e] : kNoValue; };
         // Rows whose slices carry no value of this column keep no column at all.
         for (size_t d = 0; d < rowTotal; ++d) {
-            const auto m = rowOf(d);
-            if (std::all_of(m.begin(), m.end(), [&](uint32_t e) { return value(e) == kNoValue; }))
+            bool any = false;
+            for (size_t i = 0; i < rowSize(d) && !any; ++i)
+                any = value(member(d, i)) != kNoValue;
+            if (!any)
                 continue;
-            rows[d].side[c].assignWith(m.size(), [&](size_t i) { return value(m[i]); });
+            rows[d].side[c].assignWith(rowSize(d),
+                                       [&](size_t i) { return value(member(d, i)); });
         }
         release(staging);
     }

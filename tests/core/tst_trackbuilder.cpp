@@ -235,6 +235,66 @@ private slots:
         QCOMPARE(trace->eventCount(), uint64_t(3));
     }
 
+    // Sorted slices on one row (a GPU stream) are laid out in staging order: every column,
+    // args and placement of each slice is the one it was staged with, and the row keeps no
+    // spare capacity whether the staging was reserved exactly, too large or not at all.
+    void oneSortedRowKeepsEverySlicesColumns()
+    {
+        for (const size_t slack : {size_t(0), size_t(5000), size_t(SIZE_MAX)}) {
+            Fixture f;
+            const StringId key = f.builder.intern("k");
+            std::mt19937_64 rng(7 + slack);
+            const size_t n = 3000;
+            if (slack != SIZE_MAX)
+                f.tb().reserve(n + slack);
+            std::vector<TimePs> starts, durations;
+            std::vector<int64_t> argValue(n, -1), correlation(n, kNoValue);
+            ArgsArena::Writer writer(f.tb().args());
+            TimePs t = 0;
+            for (size_t i = 0; i < n; ++i) {
+                t += TimePs(rng() % 50);
+                const TimePs d = 1 + TimePs(rng() % 30);
+                ArgsRef args = kNoArgs;
+                if (rng() % 3 == 0) {
+                    argValue[i] = int64_t(rng() % 1000);
+                    writer.addInt(key, argValue[i]);
+                    args = writer.finish();
+                }
+                const uint32_t staged = f.tb().addSlice(t, d, f.kindA, args);
+                QCOMPARE(staged, uint32_t(i));
+                if (rng() % 4 == 0) {
+                    correlation[i] = int64_t(rng() % 100000);
+                    f.tb().setSide(staged, SideColumn::CorrelationId, correlation[i]);
+                }
+                starts.push_back(t);
+                durations.push_back(d);
+                t += d;
+            }
+            std::vector<TrackBuilder::Placement> where;
+            f.builder.finishTrack(f.track, &where);
+            auto trace = f.builder.build();
+            const Track &track = trace->tracks[0];
+            QCOMPARE(track.rows.size(), size_t(1));
+            const Row &row = track.rows[0];
+            QCOMPARE(row.size(), n);
+            QCOMPARE(row.start.capacity(), n);
+            QCOMPARE(row.args.capacity(), n);
+            QCOMPARE(where.size(), n);
+            for (size_t i = 0; i < n; ++i) {
+                QCOMPARE(where[i].row, 0u);
+                QCOMPARE(where[i].index, uint32_t(i));
+                QCOMPARE(row.start[i], starts[i]);
+                QCOMPARE(row.duration[i], durations[i]);
+                QCOMPARE(uint32_t(row.kind[i]), f.kindA);
+                QCOMPARE(trace->side(SliceRef{0, 0, uint32_t(i)}, SideColumn::CorrelationId),
+                         correlation[i]);
+                int64_t seen = -1;
+                track.args.forEach(row.argsAt(i), [&](const ArgValue &v) { seen = v.i; });
+                QCOMPARE(seen, argValue[i]);
+            }
+        }
+    }
+
     void randomInputKeepsInvariants()
     {
         std::mt19937_64 rng(42);

@@ -8,59 +8,67 @@
 
 namespace tracedesk::core {
 
-void FlowTable::assign(const std::vector<Flow> &flows)
-{
-    assign(std::span<const std::vector<Flow>>(&flows, 1));
-}
-
 namespace {
 
+using Values = std::array<int64_t, FlowTable::Count>;
+
 // A flow's value in each column, in Column order.
-std::array<int64_t, FlowTable::Count> columnsOf(const Flow &f)
+Values columnsOf(const Flow &f)
 {
     return {int64_t(f.from.track), int64_t(f.from.row), int64_t(f.from.index),
             int64_t(f.to.track),   int64_t(f.to.row),   int64_t(f.to.index),
             int64_t(f.id),         int64_t(f.category)};
 }
 
+void widen(const Values &v, Values &lo, Values &hi)
+{
+    for (size_t col = 0; col < FlowTable::Count; ++col) {
+        if (v[col] == kNoValue)
+            continue;
+        lo[col] = std::min(lo[col], v[col]);
+        hi[col] = std::max(hi[col], v[col]);
+    }
+}
+
+// Flows per chunk handed to a worker.
+constexpr size_t kChunk = size_t(1) << 16;
+
 } // namespace
 
-void FlowTable::assign(std::span<const std::vector<Flow>> parts)
+void FlowTable::put(size_t i, const std::array<int64_t, Count> &values)
 {
-    // The flows as chunks of one part each, numbered in order: workers take whole chunks.
-    struct Chunk
-    {
-        const Flow *flows;
-        size_t count;
-        size_t first; // the chunk's first flow in the table
-    };
-    constexpr size_t kChunk = size_t(1) << 16;
-    std::vector<Chunk> chunks;
-    size_t total = 0;
-    for (const auto &part : parts) {
-        for (size_t at = 0; at < part.size(); at += kChunk) {
-            chunks.push_back({part.data() + at, std::min(kChunk, part.size() - at), total});
-            total += chunks.back().count;
-        }
+    for (size_t col = 0; col < Count; ++col)
+        m_columns[col].put(i, values[col]);
+}
+
+void FlowTable::assign(const std::vector<Flow> &flows, unsigned threads)
+{
+    if (threads == 1) {
+        pack(1, flows.size(), 1,
+             [&](size_t, Values &lo, Values &hi) {
+                 for (const Flow &f : flows)
+                     widen(columnsOf(f), lo, hi);
+             },
+             [&](size_t) {
+                 for (size_t k = 0; k < flows.size(); ++k)
+                     put(k, columnsOf(flows[k]));
+             });
+        return;
     }
-    const unsigned threads = chunks.size() < 2 ? 1 : 0;
+    assign(std::span<const std::vector<Flow>>(&flows, 1));
+}
+
+template<typename Range, typename Store>
+void FlowTable::pack(size_t chunks, size_t total, unsigned threads, Range &&range, Store &&store)
+{
     // Two passes over the flows, each column of a flow at once: every column's range, then
     // the values (one pass per column would read the flows sixteen times).
-    using Values = std::array<int64_t, Count>;
-    std::vector<std::pair<Values, Values>> ranges(chunks.size());
-    parallelFor(chunks.size(), threads, [&](unsigned, size_t c) {
+    std::vector<std::pair<Values, Values>> ranges(chunks);
+    parallelFor(chunks, threads, [&](unsigned, size_t c) {
         Values lo, hi;
         lo.fill(std::numeric_limits<int64_t>::max());
         hi.fill(std::numeric_limits<int64_t>::min());
-        for (size_t k = 0; k < chunks[c].count; ++k) {
-            const Values v = columnsOf(chunks[c].flows[k]);
-            for (size_t col = 0; col < Count; ++col) {
-                if (v[col] == kNoValue)
-                    continue;
-                lo[col] = std::min(lo[col], v[col]);
-                hi[col] = std::max(hi[col], v[col]);
-            }
-        }
+        range(c, lo, hi);
         ranges[c] = {lo, hi};
         return true;
     });
@@ -76,14 +84,81 @@ void FlowTable::assign(std::span<const std::vector<Flow>> parts)
         else
             m_columns[col].prepare(total, lo, hi);
     }
-    parallelFor(chunks.size(), threads, [&](unsigned, size_t c) {
-        for (size_t k = 0; k < chunks[c].count; ++k) {
-            const Values v = columnsOf(chunks[c].flows[k]);
-            for (size_t col = 0; col < Count; ++col)
-                m_columns[col].put(chunks[c].first + k, v[col]);
-        }
+    parallelFor(chunks, threads, [&](unsigned, size_t c) {
+        store(c);
         return true;
     });
+}
+
+void FlowTable::assign(std::span<const std::vector<Flow>> parts)
+{
+    // The flows as chunks of one part each, numbered in order: workers take whole chunks.
+    struct Chunk
+    {
+        const Flow *flows;
+        size_t count;
+        size_t first; // the chunk's first flow in the table
+    };
+    std::vector<Chunk> chunks;
+    size_t total = 0;
+    for (const auto &part : parts) {
+        for (size_t at = 0; at < part.size(); at += kChunk) {
+            chunks.push_back({part.data() + at, std::min(kChunk, part.size() - at), total});
+            total += chunks.back().count;
+        }
+    }
+    pack(chunks.size(), total, chunks.size() < 2 ? 1 : 0,
+         [&](size_t c, Values &lo, Values &hi) {
+             for (size_t k = 0; k < chunks[c].count; ++k)
+                 widen(columnsOf(chunks[c].flows[k]), lo, hi);
+         },
+         [&](size_t c) {
+             for (size_t k = 0; k < chunks[c].count; ++k)
+                 put(chunks[c].first + k, columnsOf(chunks[c].flows[k]));
+         });
+}
+
+void FlowTable::assign(std::span<const FlowTable> parts)
+{
+    struct Chunk
+    {
+        const FlowTable *part;
+        size_t at;    // the chunk's first flow in its part
+        size_t count;
+        size_t first; // and in the table
+    };
+    std::vector<Chunk> chunks;
+    size_t total = 0;
+    for (const FlowTable &part : parts) {
+        for (size_t at = 0; at < part.size(); at += kChunk) {
+            chunks.push_back({&part, at, std::min(kChunk, part.size() - at), total});
+            total += chunks.back().count;
+        }
+    }
+    pack(chunks.size(), total, chunks.size() < 2 ? 1 : 0,
+         [&](size_t c, Values &lo, Values &hi) {
+             const Chunk &chunk = chunks[c];
+             for (size_t col = 0; col < Count; ++col) {
+                 chunk.part->m_columns[col].visit([&](auto values) {
+                     for (size_t k = chunk.at; k < chunk.at + chunk.count; ++k) {
+                         const int64_t v = values.valueAt(k);
+                         if (v == kNoValue)
+                             continue;
+                         lo[col] = std::min(lo[col], v);
+                         hi[col] = std::max(hi[col], v);
+                     }
+                 });
+             }
+         },
+         [&](size_t c) {
+             const Chunk &chunk = chunks[c];
+             for (size_t col = 0; col < Count; ++col) {
+                 chunk.part->m_columns[col].visit([&](auto values) {
+                     for (size_t k = 0; k < chunk.count; ++k)
+                         m_columns[col].put(chunk.first + k, values.valueAt(chunk.at + k));
+                 });
+             }
+         });
 }
 
 std::vector<Flow> FlowTable::toVector() const

@@ -217,18 +217,25 @@ void TraceBuilder::EndpointBucket::takeInto(const std::vector<StringId> &categor
 
 void TraceBuilder::resolveFlows()
 {
-    std::vector<std::vector<Flow>> parts(1);
-    resolveFlowsInto(parts.front());
+    std::vector<FlowTable> parts(1);
+    {
+        std::vector<Flow> flows;
+        resolveFlowsInto(flows);
+        parts.front().assign(flows);
+    }
     for (auto &where : m_placements)
         std::vector<TrackBuilder::Placement>().swap(where);
     chainPlacedEndpoints(parts);
-    m_trace->flows.assign(parts);
+    if (parts.size() == 1)
+        m_trace->flows = std::move(parts.front());
+    else
+        m_trace->flows.assign(parts);
 }
 
 // The same chaining as resolveFlowsInto's, for endpoints placed by their reader: each
 // (category, id) group in time order, ties in arrival order (a stable sort of its bucket, in
 // which a group's endpoints keep the order they came in).
-void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
+void TraceBuilder::chainPlacedEndpoints(std::vector<FlowTable> &parts)
 {
     size_t total = 0;
     for (const EndpointBucket &b : m_buckets)
@@ -293,13 +300,16 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
             all.insert(all.end(), part.begin(), part.end());
         }
         std::unique_ptr<PlacedEndpoint[]> scratch(new PlacedEndpoint[all.size()]);
-        parts.emplace_back();
-        chain(all, scratch.get(), parts.back());
+        std::vector<Flow> flows;
+        chain(all, scratch.get(), flows);
+        parts.emplace_back().assign(flows);
         return;
     }
-    // Each worker sorts bucket after bucket in the same two buffers, sized for the largest
-    // bucket: fresh buffers per bucket had the kernel map and zero 3 GB at 100M events (the
-    // buffers are past the allocator's mapping threshold, so each free unmapped them).
+    // Each worker sorts and chains bucket after bucket in the same buffers, sized once for the
+    // largest bucket: fresh buffers per bucket had the kernel map and zero 3 GB at 100M events
+    // (they are past the allocator's mapping threshold, so each free unmapped them). A bucket's
+    // flows are packed as soon as they are chained: 40-byte flows of every bucket held until
+    // the end were the load's peak.
     size_t largest = 0;
     for (const EndpointBucket &b : m_buckets)
         largest = std::max(largest, b.size);
@@ -307,19 +317,22 @@ void TraceBuilder::chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts)
     {
         std::vector<PlacedEndpoint> eps;
         std::unique_ptr<PlacedEndpoint[]> scratch;
+        std::vector<Flow> flows;
     };
     const unsigned workers = workerCount(kFlowBuckets);
     std::vector<Buffers> buffers(workers);
-    std::vector<std::vector<Flow>> perBucket(kFlowBuckets);
+    std::vector<FlowTable> perBucket(kFlowBuckets);
     parallelFor(kFlowBuckets, workers, [&](unsigned worker, size_t b) {
         Buffers &mine = buffers[worker];
         if (!mine.scratch) {
             mine.eps.reserve(largest);
             mine.scratch.reset(new PlacedEndpoint[largest]);
+            mine.flows.reserve(largest / 2);
         }
         m_buckets[b].takeInto(m_placedCategories, mine.eps);
-        perBucket[b].reserve(mine.eps.size() / 2);
-        chain(mine.eps, mine.scratch.get(), perBucket[b]);
+        mine.flows.clear();
+        chain(mine.eps, mine.scratch.get(), mine.flows);
+        perBucket[b].assign(mine.flows, 1);
         return true;
     });
     buffers.clear();

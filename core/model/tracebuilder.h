@@ -119,7 +119,7 @@ private:
     };
     void resolveFlows();
     void resolveFlowsInto(std::vector<Flow> &flows);
-    void chainPlacedEndpoints(std::vector<std::vector<Flow>> &parts);
+    void chainPlacedEndpoints(std::vector<FlowTable> &parts);
 
     std::shared_ptr<Trace> m_trace;
     std::deque<Track> m_tracks;

@@ -29,6 +29,7 @@ private slots:
     void adoptChecksTheLayout();
     void flowTableRoundTrips();
     void manyFlowsInPartsRoundTrip();
+    void packedPartsConcatenate();
     void radixSortIsAStableSort();
 };
 
@@ -204,6 +205,52 @@ void TestPackedInts::manyFlowsInPartsRoundTrip()
             QCOMPARE(f.id, e.id);
             QCOMPARE(f.category, e.category);
         }
+    }
+}
+
+// Parts packed on their own, each at the widths of its own ranges (ids below 256 in one, up to
+// 2^40 in another, kNoValue's bits in a third), then joined: every flow as it went in, in part
+// order, and columns as narrow as one table made from every flow at once.
+void TestPackedInts::packedPartsConcatenate()
+{
+    std::mt19937_64 random(11);
+    std::vector<std::vector<Flow>> flows(5);
+    const size_t sizes[] = {70000, 0, 3, 90000, 1};
+    const uint64_t idRange[] = {256, 1, uint64_t(1) << 40, 1000, 7};
+    for (size_t p = 0; p < flows.size(); ++p) {
+        for (size_t i = 0; i < sizes[p]; ++i) {
+            Flow f;
+            f.from = {uint32_t(random() % (p + 2)), uint32_t(random() % 7),
+                      uint32_t(random() % (1000 << p))};
+            f.to = {uint32_t(random() % 300), uint32_t(random() % 7), uint32_t(random() % 70000)};
+            f.id = 5 + random() % idRange[p];
+            f.category = StringId(p * 100 + random() % 50);
+            flows[p].push_back(f);
+        }
+    }
+    flows[2][1].id = uint64_t(1) << 63;
+    std::vector<FlowTable> parts(flows.size());
+    for (size_t p = 0; p < flows.size(); ++p)
+        parts[p].assign(flows[p], p % 2 == 0 ? 1 : 0);
+    FlowTable joined;
+    joined.assign(std::span<const FlowTable>(parts));
+    QCOMPARE(joined.size(), size_t(160004));
+    size_t k = 0;
+    for (const auto &part : flows) {
+        for (const Flow &e : part) {
+            const Flow f = joined[k++];
+            QVERIFY(f.from == e.from && f.to == e.to);
+            QCOMPARE(f.id, e.id);
+            QCOMPARE(f.category, e.category);
+        }
+    }
+    FlowTable whole;
+    whole.assign(std::span<const std::vector<Flow>>(flows));
+    for (int c = 0; c < FlowTable::Count; ++c) {
+        QCOMPARE(joined.column(FlowTable::Column(c)).width(),
+                 whole.column(FlowTable::Column(c)).width());
+        QCOMPARE(joined.column(FlowTable::Column(c)).base(),
+                 whole.column(FlowTable::Column(c)).base());
     }
 }
 

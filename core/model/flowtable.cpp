@@ -33,6 +33,36 @@ void widen(const Values &v, Values &lo, Values &hi)
 // Flows per chunk handed to a worker.
 constexpr size_t kChunk = size_t(1) << 16;
 
+// A run of at most kChunk flows of one part: workers take whole chunks.
+struct Chunk
+{
+    size_t part;
+    size_t at;    // the chunk's first flow in its part
+    size_t count;
+    size_t first; // and in the table
+};
+
+// The flows of `parts` (anything with size()) as chunks, numbered in table order.
+template<typename Part>
+std::vector<Chunk> chunksOf(std::span<const Part> parts, size_t *total)
+{
+    std::vector<Chunk> chunks;
+    *total = 0;
+    for (size_t p = 0; p < parts.size(); ++p) {
+        for (size_t at = 0; at < parts[p].size(); at += kChunk) {
+            chunks.push_back({p, at, std::min(kChunk, parts[p].size() - at), *total});
+            *total += chunks.back().count;
+        }
+    }
+    return chunks;
+}
+
+// parallelFor's thread count for `chunks`: the caller's, else one thread for a single chunk.
+unsigned threadsFor(const std::vector<Chunk> &chunks, unsigned threads)
+{
+    return threads != 0 ? threads : chunks.size() < 2 ? 1 : 0;
+}
+
 } // namespace
 
 void FlowTable::put(size_t i, const std::array<int64_t, Count> &values)
@@ -43,19 +73,7 @@ void FlowTable::put(size_t i, const std::array<int64_t, Count> &values)
 
 void FlowTable::assign(const std::vector<Flow> &flows, unsigned threads)
 {
-    if (threads == 1) {
-        pack(1, flows.size(), 1,
-             [&](size_t, Values &lo, Values &hi) {
-                 for (const Flow &f : flows)
-                     widen(columnsOf(f), lo, hi);
-             },
-             [&](size_t) {
-                 for (size_t k = 0; k < flows.size(); ++k)
-                     put(k, columnsOf(flows[k]));
-             });
-        return;
-    }
-    assign(std::span<const std::vector<Flow>>(&flows, 1));
+    assign(std::span<const std::vector<Flow>>(&flows, 1), threads);
 }
 
 template<typename Range, typename Store>
@@ -90,56 +108,34 @@ void FlowTable::pack(size_t chunks, size_t total, unsigned threads, Range &&rang
     });
 }
 
-void FlowTable::assign(std::span<const std::vector<Flow>> parts)
+void FlowTable::assign(std::span<const std::vector<Flow>> parts, unsigned threads)
 {
-    // The flows as chunks of one part each, numbered in order: workers take whole chunks.
-    struct Chunk
-    {
-        const Flow *flows;
-        size_t count;
-        size_t first; // the chunk's first flow in the table
-    };
-    std::vector<Chunk> chunks;
     size_t total = 0;
-    for (const auto &part : parts) {
-        for (size_t at = 0; at < part.size(); at += kChunk) {
-            chunks.push_back({part.data() + at, std::min(kChunk, part.size() - at), total});
-            total += chunks.back().count;
-        }
-    }
-    pack(chunks.size(), total, chunks.size() < 2 ? 1 : 0,
+    const std::vector<Chunk> chunks = chunksOf(parts, &total);
+    auto flowOf = [&](const Chunk &chunk, size_t k) -> const Flow & {
+        return parts[chunk.part][chunk.at + k];
+    };
+    pack(chunks.size(), total, threadsFor(chunks, threads),
          [&](size_t c, Values &lo, Values &hi) {
              for (size_t k = 0; k < chunks[c].count; ++k)
-                 widen(columnsOf(chunks[c].flows[k]), lo, hi);
+                 widen(columnsOf(flowOf(chunks[c], k)), lo, hi);
          },
          [&](size_t c) {
              for (size_t k = 0; k < chunks[c].count; ++k)
-                 put(chunks[c].first + k, columnsOf(chunks[c].flows[k]));
+                 put(chunks[c].first + k, columnsOf(flowOf(chunks[c], k)));
          });
 }
 
 void FlowTable::assign(std::span<const FlowTable> parts)
 {
-    struct Chunk
-    {
-        const FlowTable *part;
-        size_t at;    // the chunk's first flow in its part
-        size_t count;
-        size_t first; // and in the table
-    };
-    std::vector<Chunk> chunks;
     size_t total = 0;
-    for (const FlowTable &part : parts) {
-        for (size_t at = 0; at < part.size(); at += kChunk) {
-            chunks.push_back({&part, at, std::min(kChunk, part.size() - at), total});
-            total += chunks.back().count;
-        }
-    }
-    pack(chunks.size(), total, chunks.size() < 2 ? 1 : 0,
+    const std::vector<Chunk> chunks = chunksOf(parts, &total);
+    // Column by column: each part's column is read through its own width's view.
+    pack(chunks.size(), total, threadsFor(chunks, 0),
          [&](size_t c, Values &lo, Values &hi) {
              const Chunk &chunk = chunks[c];
              for (size_t col = 0; col < Count; ++col) {
-                 chunk.part->m_columns[col].visit([&](auto values) {
+                 parts[chunk.part].m_columns[col].visit([&](auto values) {
                      for (size_t k = chunk.at; k < chunk.at + chunk.count; ++k) {
                          const int64_t v = values.valueAt(k);
                          if (v == kNoValue)
@@ -153,7 +149,7 @@ void FlowTable::assign(std::span<const FlowTable> parts)
          [&](size_t c) {
              const Chunk &chunk = chunks[c];
              for (size_t col = 0; col < Count; ++col) {
-                 chunk.part->m_columns[col].visit([&](auto values) {
+                 parts[chunk.part].m_columns[col].visit([&](auto values) {
                      for (size_t k = 0; k < chunk.count; ++k)
                          m_columns[col].put(chunk.first + k, values.valueAt(chunk.at + k));
                  });

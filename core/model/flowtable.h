@@ -37,11 +37,11 @@ public:
     FlowTable(const std::vector<Flow> &flows) { assign(flows); }
     FlowTable(std::initializer_list<Flow> flows) { assign(std::vector<Flow>(flows)); }
 
-    // `threads` as parallelFor's (0: every core); 1 for a caller that is itself one of many
-    // workers.
+    // `threads` as parallelFor's (0: every core when there is more than one chunk of flows);
+    // 1 for a caller that is itself one of many workers.
     void assign(const std::vector<Flow> &flows, unsigned threads = 0);
     // The flows of `parts` one after the other, without joining them first.
-    void assign(std::span<const std::vector<Flow>> parts);
+    void assign(std::span<const std::vector<Flow>> parts, unsigned threads = 0);
     // The same for parts already packed (a builder packs each part as it is made, so the flows
     // are never all held 40 bytes apiece).
     void assign(std::span<const FlowTable> parts);
@@ -73,9 +73,9 @@ public:
     size_t memoryBytes() const;
 
 private:
+    void put(size_t i, const std::array<int64_t, Count> &values);
     // Packs `total` flows given as chunks: range(c, lo, hi) widens lo and hi by chunk c's
     // values of each column (kNoValue left out), store(c) puts chunk c's values.
-    void put(size_t i, const std::array<int64_t, Count> &values);
     template<typename Range, typename Store>
     void pack(size_t chunks, size_t total, unsigned threads, Range &&range, Store &&store);
 

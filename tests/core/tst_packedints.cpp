@@ -15,6 +15,24 @@
 
 using namespace tracedesk::core;
 
+namespace {
+
+// `table` holds the flows of `parts`, one part after the other, each as it went in.
+void expectFlowsInOrder(const FlowTable &table, const std::vector<std::vector<Flow>> &parts)
+{
+    size_t k = 0;
+    for (const auto &part : parts) {
+        for (const Flow &e : part) {
+            const Flow f = table[k++];
+            QVERIFY(f.from == e.from && f.to == e.to);
+            QCOMPARE(f.id, e.id);
+            QCOMPARE(f.category, e.category);
+        }
+    }
+}
+
+} // namespace
+
 class TestPackedInts : public QObject
 {
     Q_OBJECT
@@ -197,15 +215,7 @@ void TestPackedInts::manyFlowsInPartsRoundTrip()
     FlowTable table;
     table.assign(std::span<const std::vector<Flow>>(parts));
     QCOMPARE(table.size(), size_t(160001));
-    size_t k = 0;
-    for (const auto &part : parts) {
-        for (const Flow &e : part) {
-            const Flow f = table[k++];
-            QVERIFY(f.from == e.from && f.to == e.to);
-            QCOMPARE(f.id, e.id);
-            QCOMPARE(f.category, e.category);
-        }
-    }
+    expectFlowsInOrder(table, parts);
 }
 
 // Parts packed on their own, each at the widths of its own ranges (ids below 256 in one, up to
@@ -235,15 +245,9 @@ void TestPackedInts::packedPartsConcatenate()
     FlowTable joined;
     joined.assign(std::span<const FlowTable>(parts));
     QCOMPARE(joined.size(), size_t(160004));
-    size_t k = 0;
-    for (const auto &part : flows) {
-        for (const Flow &e : part) {
-            const Flow f = joined[k++];
-            QVERIFY(f.from == e.from && f.to == e.to);
-            QCOMPARE(f.id, e.id);
-            QCOMPARE(f.category, e.category);
-        }
-    }
+    expectFlowsInOrder(joined, flows);
+    if (QTest::currentTestFailed())
+        return;
     FlowTable whole;
     whole.assign(std::span<const std::vector<Flow>>(flows));
     for (int c = 0; c < FlowTable::Count; ++c) {

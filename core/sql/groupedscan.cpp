@@ -1,7 +1,6 @@
 #include "core/sql/groupedscan.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace tracedesk::core::sql {
 
@@ -16,32 +15,11 @@ GroupedSliceScan::GroupedSliceScan(const Trace &trace, const SliceIds &ids, Grou
     , m_ids(ids)
     , m_capacity(std::max<size_t>(1, bufferLimit))
 {
-    // Ranks follow the strings' byte order (SQLite's BINARY collation), so the groups also come
-    // out sorted: SQLite relies on that when ORDER BY repeats the GROUP BY terms.
-    auto keyOf = [&](const EventKind &kind) {
-        return key == GroupKey::Name ? kind.name : kind.category;
-    };
-    std::vector<StringId> keys;
-    keys.reserve(trace.kinds.size());
-    for (const EventKind &kind : trace.kinds)
-        keys.push_back(keyOf(kind));
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::stable_sort(keys.begin(), keys.end(), [&](StringId a, StringId b) {
-        return descending ? trace.string(b) < trace.string(a) : trace.string(a) < trace.string(b);
-    });
-    // Different ids with equal text (interned twice) must share a rank.
-    std::unordered_map<StringId, uint32_t> rankOfString;
-    uint32_t rank = 0;
-    for (size_t k = 0; k < keys.size(); ++k) {
-        if (k > 0 && trace.string(keys[k]) != trace.string(keys[k - 1]))
-            ++rank;
-        rankOfString.emplace(keys[k], rank);
-    }
-    m_rankOfKind.reserve(trace.kinds.size());
-    for (const EventKind &kind : trace.kinds)
-        m_rankOfKind.push_back(rankOfString[keyOf(kind)]);
-    const size_t rankCount = keys.empty() ? 0 : size_t(rank) + 1;
+    // Ranks in order are the groups in SQLite's output order: it relies on that when ORDER BY
+    // repeats the GROUP BY terms.
+    GroupRanks ranks = rankGroups(trace, key, descending);
+    m_rankOfKind = std::move(ranks.ofKind);
+    const size_t rankCount = ranks.text.size();
     m_countOfRank.assign(rankCount, 0);
     uint64_t slices = 0;
     for (const auto &span : ids.rows()) {

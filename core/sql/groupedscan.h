@@ -23,6 +23,7 @@
 // Internal to core/sql; next() is called from one thread; reads the trace in place. The
 // destructor stops the producer, so a query may drop the scan part-way (LIMIT, interrupt).
 
+#include "core/sql/groupranks.h"
 #include "core/sql/sliceids.h"
 
 #include <condition_variable>
@@ -33,8 +34,6 @@
 #include <vector>
 
 namespace tracedesk::core::sql {
-
-enum class GroupKey : uint8_t { Name, Category };
 
 // Part `index` of `count` consecutive parts of the groups in scan order, of about equal slice
 // counts (every part computes the same cuts, so parts are disjoint and together every group).

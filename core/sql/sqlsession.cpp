@@ -1,5 +1,7 @@
 #include "core/sql/sqlsession.h"
 
+#include "core/sql/aggregateplan.h"
+#include "core/sql/columnaggregate.h"
 #include "core/sql/groupsplit.h"
 #include "core/sql/sqltext.h"
 #include "core/sql/tables.h"
@@ -30,6 +32,7 @@ struct SqlSession::Impl
     sqlite3 *db = nullptr;
     StopFlags stopFlags;
     unsigned lastParts = 1;
+    bool lastColumnar = false;
     // A statement that may have changed the connection (groupsplit.h) ran: split nothing.
     bool changedConnection = false;
     // Connections for the other parts of a split run, made on first use.
@@ -50,6 +53,9 @@ struct SqlSession::Impl
     unsigned partsFor(sqlite3_stmt *stmt, const SqlRunOptions &options);
     // Runs `stmt` split into `parts` parts (groupsplit.h), delivering rows as stream() does.
     // Empty when the other connections could not take it: then run it as usual.
+    // Answers `stmt` from the store's columns when it has an AggregatePlan; empty otherwise.
+    std::optional<Result<uint64_t>> runColumnar(sqlite3_stmt *stmt, const SqlRunOptions &options,
+                                                const RowSink &onRow);
     std::optional<Result<uint64_t>> runSplit(sqlite3_stmt *stmt, unsigned parts,
                                              const SqlRunOptions &options, const RowSink &onRow);
 };
@@ -152,6 +158,11 @@ unsigned SqlSession::lastParts() const
     return m_impl->lastParts;
 }
 
+bool SqlSession::lastColumnar() const
+{
+    return m_impl->lastColumnar;
+}
+
 Result<std::unique_ptr<SqlSession>> SqlSession::open(TracePtr trace,
                                                      std::shared_ptr<analysis::AnalysisCache> cache)
 {
@@ -175,6 +186,32 @@ unsigned SqlSession::Impl::partsFor(sqlite3_stmt *stmt, const SqlRunOptions &opt
     }
     parts = std::min(parts, kMaxGroupParts);
     return parts > 1 && splitsByGroups(db, stmt) ? parts : 1;
+}
+
+std::optional<Result<uint64_t>> SqlSession::Impl::runColumnar(sqlite3_stmt *stmt,
+                                                              const SqlRunOptions &options,
+                                                              const RowSink &onRow)
+{
+    // A statement that changed the connection may have shadowed `slices` (a temporary table).
+    if (!options.columnar || changedConnection)
+        return std::nullopt;
+    const auto plan = parseAggregatePlan(sqlite3_sql(stmt));
+    if (!plan || plan->resultColumns != size_t(sqlite3_column_count(stmt)))
+        return std::nullopt;
+    auto rows = runColumnAggregate(context, *plan, options.cancel,
+                                   std::clamp(std::thread::hardware_concurrency(), 1u,
+                                              kMaxGroupParts));
+    if (!rows)
+        return std::nullopt;
+    if (!*rows)
+        return Result<uint64_t>(rows->error());
+    uint64_t delivered = 0;
+    for (auto &row : rows->value()) {
+        if (!onRow(std::move(row)))
+            break;
+        ++delivered;
+    }
+    return delivered;
 }
 
 std::optional<Result<uint64_t>> SqlSession::Impl::runSplit(sqlite3_stmt *stmt, unsigned parts,
@@ -315,6 +352,7 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
     uint64_t rows = 0;
     bool sawLast = false;
     m_impl->lastParts = 1;
+    m_impl->lastColumnar = false;
     while (tail < end && !sawLast) {
         sqlite3_stmt *stmt = nullptr;
         int rc = sqlite3_prepare_v2(db, tail, int(end - tail), &stmt, &tail);
@@ -334,6 +372,11 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
                 names.emplace_back(name ? name : "");
             }
             onColumns(names);
+            if (auto answered = m_impl->runColumnar(stmt, options, onRow)) {
+                m_impl->lastColumnar = true;
+                sqlite3_finalize(stmt);
+                return std::move(*answered);
+            }
             if (const unsigned parts = m_impl->partsFor(stmt, options); parts > 1) {
                 auto split = m_impl->runSplit(stmt, parts, options, onRow);
                 if (split) {

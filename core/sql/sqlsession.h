@@ -36,6 +36,9 @@ struct SqlRunOptions
     // as this many parts on as many threads (groupsplit.h). 0: one per core, for traces of a
     // million slices or more; 1: never split.
     unsigned groupParts = 0;
+    // A last statement with an AggregatePlan (aggregateplan.h) is answered from the store's
+    // columns, on one thread per core, instead of by SQLite; false: always by SQLite.
+    bool columnar = true;
 };
 
 class SqlSession
@@ -66,6 +69,9 @@ public:
     const Trace &trace() const;
     // How many parts the last statement of the latest run() or stream() ran as (groupsplit.h).
     unsigned lastParts() const;
+    // Whether the last statement of the latest run() or stream() was answered from the store's
+    // columns (columnaggregate.h).
+    bool lastColumnar() const;
 
     // The documented schema: each table, its columns with type and meaning, and the units.
     static std::string schemaText();

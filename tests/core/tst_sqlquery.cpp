@@ -556,6 +556,7 @@ void TestSqlQuery::groupedAggregatesSplitOverThreads()
     auto runWith = [&](const std::string &sql, unsigned parts) {
         SqlRunOptions options;
         options.groupParts = parts;
+        options.columnar = false; // SQLite's own plans (columnar ones: tst_columnaggregate)
         auto r = session->run(sql, options);
         if (!r)
             qWarning("%s: %s", sql.c_str(), r.message().c_str());
@@ -608,6 +609,7 @@ void TestSqlQuery::groupedAggregatesSplitOverThreads()
     // A stream stopped early stops every part; a cancelled run is cancelled.
     SqlRunOptions options;
     options.groupParts = 2;
+    options.columnar = false;
     size_t seen = 0;
     auto streamed = session->stream(
         split[0], options, [](const auto &) {}, [&](std::vector<SqlCell> &&) {

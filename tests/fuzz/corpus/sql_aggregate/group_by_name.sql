@@ -1,0 +1,1 @@
+SELECT name, count(*), sum(dur) FROM slices GROUP BY name

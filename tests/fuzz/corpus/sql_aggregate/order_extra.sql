@@ -1,0 +1,1 @@
+SELECT name FROM slices GROUP BY name ORDER BY max(track) DESC, count(dur)

@@ -1,0 +1,1 @@
+select Category, total(ts) t, avg(end), min(depth), max(id) from slices group by category order by t desc, 1 limit 2 offset 1;

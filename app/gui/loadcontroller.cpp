@@ -27,10 +27,12 @@ LoadController::LoadController(QObject *parent)
                                        : core::resolveSource(path, options.runName);
         if (!source)
             return source.error();
-        auto trace = core::loadResolved(source.value(), control, options);
+        core::DeferredCacheWrite cacheWrite;
+        auto trace = core::loadResolved(source.value(), control, options, &cacheWrite);
         if (!trace)
             return trace.error();
-        return LoadedTrace{trace.value(), QString::fromStdString(source.value().displayName)};
+        return LoadedTrace{trace.value(), QString::fromStdString(source.value().displayName),
+                           std::move(cacheWrite)};
     })
 {
     m_progressTimer.setInterval(kProgressIntervalMs);
@@ -39,6 +41,7 @@ LoadController::LoadController(QObject *parent)
 
 LoadController::~LoadController()
 {
+    *m_stopCacheWrites = true;
     for (Job &job : m_jobs)
         job.control->requestCancel();
     // Workers post their result to this object; joining here guarantees none is still running
@@ -62,14 +65,20 @@ void LoadController::start(const QString &path)
     job.generation = generation;
     job.control = control;
     job.thread = std::thread([this, generation, control, loader = m_loader, options = m_options,
-                              file = path.toStdString()] {
+                              file = path.toStdString(), stop = m_stopCacheWrites] {
         core::lowerThisThreadPriority();
         core::Result<LoadedTrace> result = loader(file, control.get(), options);
+        core::DeferredCacheWrite cacheWrite =
+            result.ok() ? std::move(result.value().cacheWrite) : core::DeferredCacheWrite();
         QMetaObject::invokeMethod(
             this, [this, generation, result = std::move(result)]() mutable {
                 deliver(generation, std::move(result));
             },
             Qt::QueuedConnection);
+        // After the hand-over this worker touches only what the write holds (the trace and
+        // the stop flag), never `this`: the reaper may be the one to join it.
+        if (cacheWrite)
+            cacheWrite(stop.get());
     });
     m_jobs.push_back(std::move(job));
     m_progressTimer.start();

@@ -1,6 +1,9 @@
 #pragma once
 
 // LoadController: opens profiles on a worker thread and hands the result to the GUI thread.
+// The store cache of a trace read from its sources is written by the same worker after the
+// trace is handed over, so the timeline never waits for it; the destructor stops such writes
+// (a stopped write leaves no cache file, and the next opening reads the sources again).
 //
 // Each start() gets a new generation number and its own LoadControl. Starting again or calling
 // cancel() cancels the running load and bumps the generation, so whatever the superseded worker
@@ -11,6 +14,7 @@
 #include "core/base/loadcontrol.h"
 #include "core/base/result.h"
 #include "core/io/loadoptions.h"
+#include "core/io/traceloader.h"
 #include "core/model/trace.h"
 
 #include <QObject>
@@ -30,6 +34,8 @@ struct LoadedTrace
 {
     core::TracePtr trace;
     QString displayName;
+    // Run by the worker once the trace is delivered (core::loadResolved); may be empty.
+    core::DeferredCacheWrite cacheWrite;
 };
 
 class LoadController : public QObject
@@ -88,6 +94,8 @@ private:
     std::shared_ptr<core::LoadControl> m_current;
     QString m_currentPath;
     std::vector<Job> m_jobs;
+    // Set by the destructor: cache writes still running stop at their next window.
+    std::shared_ptr<std::atomic<bool>> m_stopCacheWrites = std::make_shared<std::atomic<bool>>();
 };
 
 } // namespace tracedesk::app

@@ -146,7 +146,8 @@ void removeStaleCacheTemporaries(const std::string &dir)
 }
 
 void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
-                     const LoadOptions &options, const std::string &expectedCacheFile)
+                     const LoadOptions &options, const std::string &expectedCacheFile,
+                     const StoreWriteOptions &write)
 {
     const std::string path = cacheFileFor(sources, options);
     if (path.empty() || (!expectedCacheFile.empty() && path != expectedCacheFile))
@@ -157,7 +158,7 @@ void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources
     if (ec)
         return;
     removeStaleCacheTemporaries(dir.string());
-    if (writeStoreFile(trace, path) && options.cacheLimitBytes > 0)
+    if (writeStoreFile(trace, path, write) && options.cacheLimitBytes > 0)
         trimCache(dir.string(), options.cacheLimitBytes);
 }
 

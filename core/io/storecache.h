@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <atomic>
 #include <vector>
 
 namespace tracedesk::core {
@@ -20,8 +21,19 @@ std::string defaultCacheDir();
 // The cache file for these sources, or an empty string when their identity cannot be read.
 std::string cacheFileFor(const std::vector<std::string> &sources, const LoadOptions &options);
 
-// Serialise / deserialise a whole trace (also used directly by tests and the fuzzer).
-Result<bool> writeStoreFile(const Trace &trace, const std::string &path);
+struct StoreWriteOptions
+{
+    // Written as the trace's LoadInfo instead of trace.info (a copy taken before the loader
+    // added notes that only apply to this opening).
+    const LoadInfo *info = nullptr;
+    // Set from any thread to end the write: it returns cancelled and leaves no file behind.
+    const std::atomic<bool> *stop = nullptr;
+};
+
+// Serialise / deserialise a whole trace (also used directly by tests and the fuzzer). The file
+// appears under `path` whole or not at all (a temporary file, then a rename).
+Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
+                            const StoreWriteOptions &options = {});
 // `memoryLimitBytes` works as LoadOptions::memoryLimitBytes (0 = the memory available now): a
 // store whose decoded size would not fit is refused before anything is allocated for it.
 Result<std::shared_ptr<Trace>> readStoreFile(const std::string &path, LoadControl *control,
@@ -34,8 +46,10 @@ std::shared_ptr<Trace> loadCachedTrace(const std::vector<std::string> &sources,
 // trace is only saved when the sources still have that identity (a file appended to during the
 // load must not be cached under its new size with the old contents). Temporary files left by
 // writers that died are removed here.
+// `write` as writeStoreFile() takes it.
 void saveCachedTrace(const Trace &trace, const std::vector<std::string> &sources,
-                     const LoadOptions &options, const std::string &expectedCacheFile = {});
+                     const LoadOptions &options, const std::string &expectedCacheFile = {},
+                     const StoreWriteOptions &write = {});
 // Removes `*.tdstore.tmp-<pid>-<n>` files in `dir` whose writing process no longer runs.
 void removeStaleCacheTemporaries(const std::string &dir);
 

@@ -68,7 +68,7 @@ public:
             columns.push_back({static_cast<const uint8_t *>(data), size, coding});
     }
 
-    void encode(const Trace &trace);
+    void encode(const Trace &trace, const LoadInfo &info);
 
 private:
     void encodeTrack(const Track &track);
@@ -76,7 +76,7 @@ private:
     void encodeInfo(const LoadInfo &info);
 };
 
-void MetaEncoder::encode(const Trace &trace)
+void MetaEncoder::encode(const Trace &trace, const LoadInfo &info)
 {
     meta.svarint(trace.begin);
     meta.svarint(trace.end);
@@ -114,7 +114,7 @@ void MetaEncoder::encode(const Trace &trace)
     for (const Track &t : trace.tracks)
         encodeTrack(t);
     encodeFlows(trace.flows);
-    encodeInfo(trace.info);
+    encodeInfo(info);
     meta.varint(kMetaEndMarker);
 }
 
@@ -231,10 +231,11 @@ std::string temporaryPathFor(const std::string &path)
 
 } // namespace
 
-Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
+Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
+                            const StoreWriteOptions &options)
 {
     MetaEncoder encoder;
-    encoder.encode(trace);
+    encoder.encode(trace, options.info ? *options.info : trace.info);
 
     std::vector<Span> frames;
     frames.push_back({encoder.meta.bytes().data(), encoder.meta.bytes().size()});
@@ -243,14 +244,36 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
             frames.push_back({c.data + offset, std::min(kChunkBytes, c.size - offset), c.coding});
     }
 
-    std::vector<std::vector<uint8_t>> compressed(frames.size());
+    const std::string temporary = temporaryPathFor(path);
+    std::FILE *f = std::fopen(temporary.c_str(), "wb");
+    if (!f)
+        return fileError(path, "cannot be created");
+    auto abandon = [&](Result<bool> why) {
+        std::fclose(f);
+        std::error_code ec;
+        std::filesystem::remove(temporary, ec);
+        return why;
+    };
+    // The header's frame sizes are known once every frame is compressed: its place is kept
+    // and it is written last.
+    const size_t headerBytes = 8 + 4 + 4 + 8 + frames.size() * 16 + 8;
+    const std::vector<uint8_t> placeholder(headerBytes, 0);
+    if (std::fwrite(placeholder.data(), 1, headerBytes, f) != headerBytes)
+        return abandon(fileError(path, "could not be written (disk full or no permission?)"));
+
+    std::vector<uint64_t> compressedSize(frames.size(), 0);
     std::atomic<bool> failed{false};
     // Two workers, each with its own context and scratch buffer, made on its first frame.
     using CCtxPtr = std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx *)>;
     constexpr unsigned kWorkers = 2;
+    // Frames are compressed a window at a time and written in order, so the write holds a
+    // window's output (at most 64 MiB) rather than the whole compressed store.
+    constexpr size_t kWindow = 8 * kWorkers;
     CCtxPtr contexts[kWorkers] = {{nullptr, ZSTD_freeCCtx}, {nullptr, ZSTD_freeCCtx}};
     std::vector<uint8_t> coded[kWorkers];
-    auto compressFrame = [&](unsigned worker, size_t i) {
+    std::vector<std::vector<uint8_t>> compressed(std::min(kWindow, frames.size()));
+    size_t windowStart = 0;
+    auto compressFrame = [&](unsigned worker, size_t k) {
         CCtxPtr &cctx = contexts[worker];
         if (!cctx) {
             cctx.reset(ZSTD_createCCtx());
@@ -261,14 +284,14 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kLevel);
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
         }
-        const Span &frame = frames[i];
+        const Span &frame = frames[windowStart + k];
         const uint8_t *src = frame.data;
         if (frame.coding != Coding::Plain) {
             coded[worker].resize(frame.size);
             encodeFrame(frame.coding, frame.data, coded[worker].data(), frame.size);
             src = coded[worker].data();
         }
-        std::vector<uint8_t> &out = compressed[i];
+        std::vector<uint8_t> &out = compressed[k];
         out.resize(ZSTD_compressBound(frame.size));
         const size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), src, frame.size);
         if (ZSTD_isError(n)) {
@@ -276,36 +299,39 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path)
             return false;
         }
         out.resize(n);
-        out.shrink_to_fit();
         return true;
     };
-    try {
-        parallelFor(frames.size(), kWorkers, compressFrame);
-    } catch (const std::bad_alloc &) {
-        return fileError(path, "not enough memory to compress the store");
+    for (; windowStart < frames.size(); windowStart += kWindow) {
+        if (options.stop && options.stop->load(std::memory_order_relaxed))
+            return abandon(Result<bool>::cancelled());
+        const size_t n = std::min(kWindow, frames.size() - windowStart);
+        try {
+            parallelFor(n, kWorkers, compressFrame);
+        } catch (const std::bad_alloc &) {
+            return abandon(fileError(path, "not enough memory to compress the store"));
+        }
+        if (failed)
+            return abandon(fileError(path, "could not compress the store"));
+        for (size_t k = 0; k < n; ++k) {
+            compressedSize[windowStart + k] = compressed[k].size();
+            if (std::fwrite(compressed[k].data(), 1, compressed[k].size(), f) !=
+                compressed[k].size())
+                return abandon(
+                    fileError(path, "could not be written (disk full or no permission?)"));
+        }
     }
-    if (failed)
-        return fileError(path, "could not compress the store");
 
     std::vector<uint8_t> header(kMagic, kMagic + 8);
     putU32(header, kVersion);
     putU32(header, 0);
     putU64(header, frames.size());
     for (size_t i = 0; i < frames.size(); ++i) {
-        putU64(header, compressed[i].size());
+        putU64(header, compressedSize[i]);
         putU64(header, frames[i].size);
     }
     putU64(header, fnv1a(header.data(), header.size()));
-
-    const std::string temporary = temporaryPathFor(path);
-    std::FILE *f = std::fopen(temporary.c_str(), "wb");
-    if (!f)
-        return fileError(path, "cannot be created");
-    bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
-    for (size_t i = 0; ok && i < compressed.size(); ++i) {
-        ok = std::fwrite(compressed[i].data(), 1, compressed[i].size(), f) == compressed[i].size();
-        std::vector<uint8_t>().swap(compressed[i]);
-    }
+    bool ok = header.size() == headerBytes && std::fseek(f, 0, SEEK_SET) == 0 &&
+              std::fwrite(header.data(), 1, header.size(), f) == header.size();
     // The bytes must be on disk before the rename makes them the entry: after a crash or power
     // loss the final name then holds either nothing or the whole file, never a torn one.
     ok = ok && std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;

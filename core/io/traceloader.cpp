@@ -366,8 +366,10 @@ bool attachGraphCapture(Trace &trace, const ResolvedSource &source, LoadControl 
 }
 
 Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
-                              const LoadOptions &options)
+                              const LoadOptions &options, DeferredCacheWrite *deferredCacheWrite)
 {
+    if (deferredCacheWrite)
+        *deferredCacheWrite = {};
     LoadControl localControl;
     if (!control)
         control = &localControl;
@@ -432,14 +434,26 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     if (control->cancelRequested())
         return Result<TracePtr>::cancelled();
     trace->info.loadSeconds = elapsed();
-    if (effective.useCache && !cacheFile.empty())
+    // The cache holds the store as read: the notes added below apply to this opening only (the
+    // same store opened later may fit; the capture is attached on every opening).
+    const bool cache = effective.useCache && !cacheFile.empty();
+    std::optional<LoadInfo> savedInfo;
+    if (cache && !deferredCacheWrite)
         saveCachedTrace(*trace, source.files, effective, cacheFile);
-    // Said after saving: the same store opened later may fit then.
+    else if (cache)
+        savedInfo = trace->info;
     if (!fitNote.empty())
         trace->info.warn(fitNote);
     if (!attachGraphCapture(*trace, source, control, options))
         return Result<TracePtr>::cancelled();
-    return TracePtr(std::move(trace));
+    TracePtr done = std::move(trace);
+    if (savedInfo) {
+        *deferredCacheWrite = [done, info = std::move(*savedInfo), files = source.files,
+                               effective, cacheFile](const std::atomic<bool> *stop) {
+            saveCachedTrace(*done, files, effective, cacheFile, {&info, stop});
+        };
+    }
+    return done;
 }
 
 Result<ResolvedSource> resolveSources(const std::vector<std::string> &paths,

@@ -18,6 +18,8 @@
 #include "core/io/loadoptions.h"
 #include "core/model/trace.h"
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,7 +62,15 @@ Result<TracePtr> loadTrace(const std::string &path, LoadControl *control = nullp
                            const LoadOptions &options = {});
 Result<TracePtr> loadTraces(const std::vector<std::string> &paths, LoadControl *control = nullptr,
                             const LoadOptions &options = {});
+// The store cache write of a load whose caller takes it over (loadResolved): run it on any
+// thread once the trace is in use. Setting `stop` ends it early and leaves no cache file.
+using DeferredCacheWrite = std::function<void(const std::atomic<bool> *stop)>;
+
+// With `deferredCacheWrite`, a trace read from its sources is returned before its store cache
+// is written: the write is handed back there (left empty when there is nothing to write), so a
+// GUI shows the trace without waiting for it. Without, the cache is written before returning.
 Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control,
-                              const LoadOptions &options);
+                              const LoadOptions &options,
+                              DeferredCacheWrite *deferredCacheWrite = nullptr);
 
 } // namespace tracedesk::core

@@ -9,7 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstring>
 #include <filesystem>
+#include <thread>
 #include <fstream>
 
 using namespace tracedesk::core;
@@ -229,6 +231,8 @@ private slots:
         QTest::addColumn<int>("bulk");
         QTest::newRow("inline columns") << 0;
         QTest::newRow("framed columns") << 700000; // > 4 MiB per column: several frames
+        // More frames than the writer compresses at a time (16): written window by window.
+        QTest::newRow("several write windows") << 7000000;
     }
 
     void roundTrip()
@@ -242,6 +246,13 @@ private slots:
         const std::string path = dir.filePath("t.tdstore").toStdString();
         auto written = writeStoreFile(*trace, path);
         QVERIFY2(written.ok(), written.ok() ? "" : written.message().c_str());
+        if (bulk >= 7000000) {
+            // The header's frame count (storefile.h: magic, version, flags, then the count).
+            const std::vector<char> bytes = readAll(path);
+            uint64_t frames = 0;
+            std::memcpy(&frames, bytes.data() + 16, 8);
+            QVERIFY2(frames > 16, qPrintable(QString::number(frames)));
+        }
         auto read = readStoreFile(path, nullptr);
         QVERIFY2(read.ok(), read.ok() ? "" : read.message().c_str());
         compareTraces(*trace, *read.value());
@@ -347,6 +358,67 @@ private slots:
         auto fourth = loadTrace(source, nullptr, options);
         QVERIFY(fourth.ok());
         QVERIFY(fourth.value()->info.fromCache);
+    }
+
+    // A stopped write returns cancelled and leaves neither the file nor a temporary one; the
+    // LoadInfo given in the options is the one written.
+    void stoppedWriteLeavesNothingAndInfoIsTheGivenOne()
+    {
+        QTemporaryDir dir;
+        const auto trace = makeTrace(700000);
+        const std::string path = dir.filePath("t.tdstore").toStdString();
+        const std::atomic<bool> stop{true};
+        auto stopped = writeStoreFile(*trace, path, {nullptr, &stop});
+        QVERIFY(!stopped.ok());
+        QVERIFY(stopped.isCancelled());
+        QVERIFY(std::filesystem::is_empty(dir.path().toStdString()));
+
+        LoadInfo info = trace->info;
+        info.warnings = {"only this"};
+        info.warningCount = 1;
+        QVERIFY(writeStoreFile(*trace, path, {&info, nullptr}).ok());
+        auto read = readStoreFile(path, nullptr);
+        QVERIFY(read.ok());
+        QCOMPARE(read.value()->info.warnings, std::vector<std::string>{"only this"});
+        QVERIFY(trace->info.warnings != read.value()->info.warnings);
+    }
+
+    // loadResolved hands the cache write back: no entry exists when the trace is returned; the
+    // write, run on another thread while this one reads the trace, makes the entry the next
+    // opening reads. A trace from the cache has nothing to write.
+    void deferredCacheWriteRunsAfterTheTrace()
+    {
+        QTemporaryDir dir;
+        const std::string source = dir.filePath("gen.xplane.pb").toStdString();
+        GeneratorOptions generator;
+        generator.events = 20000;
+        QVERIFY(generateTrace(generator, source).ok());
+        LoadOptions options;
+        options.cacheDir = dir.filePath("cache").toStdString();
+        auto resolved = resolveSource(source);
+        QVERIFY(resolved.ok());
+        DeferredCacheWrite write;
+        auto first = loadResolved(resolved.value(), nullptr, options, &write);
+        QVERIFY(first.ok());
+        QVERIFY(!first.value()->info.fromCache);
+        QVERIFY(write);
+        const std::string entry = cacheFileFor({source}, options);
+        QVERIFY(!std::filesystem::exists(entry));
+        std::thread writer([&] { write(nullptr); });
+        int64_t total = 0;
+        for (const Track &track : first.value()->tracks)
+            for (const Row &row : track.rows)
+                for (size_t i = 0; i < row.size(); ++i)
+                    total += row.duration[i];
+        writer.join();
+        QVERIFY(total > 0);
+        QVERIFY(std::filesystem::exists(entry));
+        DeferredCacheWrite none;
+        auto second = loadResolved(resolved.value(), nullptr, options, &none);
+        QVERIFY(second.ok());
+        QVERIFY(second.value()->info.fromCache);
+        QVERIFY(!none);
+        compareTraces(*first.value(), *second.value(), false);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "core/sql/aggregateplan.h"
 
+#include "core/sql/sqltext.h"
+
 #include <array>
 #include <cctype>
 #include <string>
@@ -70,7 +72,7 @@ public:
 private:
     void advance()
     {
-        m_rest = skipBlanks(m_rest);
+        m_rest = skipBlanks(m_rest); // a semicolon is a token: it may end the statement
         m_token = {};
         if (m_rest.empty())
             return;
@@ -117,24 +119,6 @@ private:
         m_token.type = Token::Bad;
         m_rest = {};
     }
-    // Blanks and comments; a semicolon is a token (it may end the statement).
-    static std::string_view skipBlanks(std::string_view text)
-    {
-        for (;;) {
-            while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-                text.remove_prefix(1);
-            if (text.substr(0, 2) == "--") {
-                const size_t eol = text.find('\n');
-                text.remove_prefix(eol == std::string_view::npos ? text.size() : eol);
-            } else if (text.substr(0, 2) == "/*") {
-                const size_t close = text.find("*/", 2);
-                text.remove_prefix(close == std::string_view::npos ? text.size() : close + 2);
-            } else {
-                return text;
-            }
-        }
-    }
-
     std::string_view m_rest;
     Token m_token;
 };

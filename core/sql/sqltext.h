@@ -8,22 +8,29 @@
 
 namespace tracedesk::core::sql {
 
-// `text` from its first character that is none of those on.
-inline std::string_view skipTrivia(std::string_view text)
+// `text` from its first character that is neither a blank nor inside a comment.
+inline std::string_view skipBlanks(std::string_view text)
 {
-    while (!text.empty()) {
-        if (std::isspace(static_cast<unsigned char>(text.front())) || text.front() == ';') {
+    for (;;) {
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
             text.remove_prefix(1);
-        } else if (text.substr(0, 2) == "--") {
+        if (text.substr(0, 2) == "--") {
             const size_t eol = text.find('\n');
             text.remove_prefix(eol == std::string_view::npos ? text.size() : eol);
         } else if (text.substr(0, 2) == "/*") {
             const size_t close = text.find("*/", 2);
             text.remove_prefix(close == std::string_view::npos ? text.size() : close + 2);
         } else {
-            break;
+            return text;
         }
     }
+}
+
+// `text` from its first character that is none of those on (semicolons included).
+inline std::string_view skipTrivia(std::string_view text)
+{
+    for (text = skipBlanks(text); !text.empty() && text.front() == ';'; text = skipBlanks(text))
+        text.remove_prefix(1);
     return text;
 }
 

@@ -39,6 +39,18 @@ core::TracePtr loadWith(app::LoadController &controller, const QString &path)
     return loaded.front().front().value<core::TracePtr>();
 }
 
+// A generated XSpace trace of about `events` events in `dir`, and options caching into `dir`.
+QString generated(const QTemporaryDir &dir, uint64_t events, core::LoadOptions *options)
+{
+    const QString source = dir.filePath(QStringLiteral("gen.xplane.pb"));
+    core::GeneratorOptions generator;
+    generator.events = events;
+    if (!core::generateTrace(generator, source.toStdString()).ok())
+        return {};
+    options->cacheDir = dir.filePath(QStringLiteral("cache")).toStdString();
+    return source;
+}
+
 } // namespace
 
 class TstLoadController : public QObject
@@ -53,12 +65,9 @@ private slots:
 void TstLoadController::cacheIsWrittenAfterTheTraceIsDelivered()
 {
     QTemporaryDir dir;
-    const QString source = dir.filePath(QStringLiteral("gen.xplane.pb"));
-    core::GeneratorOptions generator;
-    generator.events = 50000;
-    QVERIFY(core::generateTrace(generator, source.toStdString()).ok());
     core::LoadOptions options;
-    options.cacheDir = dir.filePath(QStringLiteral("cache")).toStdString();
+    const QString source = generated(dir, 50000, &options);
+    QVERIFY(!source.isEmpty());
     const std::string entry = core::cacheFileFor({source.toStdString()}, options);
 
     app::LoadController first;
@@ -80,12 +89,9 @@ void TstLoadController::cacheIsWrittenAfterTheTraceIsDelivered()
 void TstLoadController::destroyedControllerLeavesNoTemporaryFile()
 {
     QTemporaryDir dir;
-    const QString source = dir.filePath(QStringLiteral("gen.xplane.pb"));
-    core::GeneratorOptions generator;
-    generator.events = 400000;
-    QVERIFY(core::generateTrace(generator, source.toStdString()).ok());
     core::LoadOptions options;
-    options.cacheDir = dir.filePath(QStringLiteral("cache")).toStdString();
+    const QString source = generated(dir, 400000, &options);
+    QVERIFY(!source.isEmpty());
     {
         app::LoadController controller;
         controller.setOptions(options);

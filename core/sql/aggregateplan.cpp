@@ -1,127 +1,18 @@
 #include "core/sql/aggregateplan.h"
 
-#include "core/sql/sqltext.h"
+#include "core/sql/sqltokens.h"
 
 #include <array>
-#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace tracedesk::core::sql {
 
 namespace {
 
-struct Token
-{
-    enum Type : uint8_t { End, Name, Number, Punct, Bad } type = End;
-    std::string text; // a name unquoted, a number's digits, the punctuation character
-    bool quoted = false;
-};
-
-bool sameName(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (size_t k = 0; k < a.size(); ++k)
-        if (std::tolower(static_cast<unsigned char>(a[k])) !=
-            std::tolower(static_cast<unsigned char>(b[k])))
-            return false;
-    return true;
-}
-
-// The statement's tokens, as far as the plan's grammar needs: anything else is Bad.
-class Tokens
-{
-public:
-    explicit Tokens(std::string_view text)
-        : m_rest(text)
-    {
-        advance();
-    }
-
-    const Token &peek() const { return m_token; }
-    Token take()
-    {
-        Token t = std::move(m_token);
-        advance();
-        return t;
-    }
-    // A bare (unquoted) word, case-insensitive: the grammar's keywords.
-    bool isKeyword(std::string_view word) const
-    {
-        return m_token.type == Token::Name && !m_token.quoted && sameName(m_token.text, word);
-    }
-    bool takeKeyword(std::string_view word)
-    {
-        if (!isKeyword(word))
-            return false;
-        advance();
-        return true;
-    }
-    bool isPunct(char c) const
-    {
-        return m_token.type == Token::Punct && m_token.text[0] == c;
-    }
-    bool takePunct(char c)
-    {
-        if (!isPunct(c))
-            return false;
-        advance();
-        return true;
-    }
-
-private:
-    void advance()
-    {
-        m_rest = skipBlanks(m_rest); // a semicolon is a token: it may end the statement
-        m_token = {};
-        if (m_rest.empty())
-            return;
-        const char c = m_rest.front();
-        const auto isWord = [](char ch) {
-            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-        };
-        if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-            size_t n = 1;
-            while (n < m_rest.size() && isWord(m_rest[n]))
-                ++n;
-            setToken(Token::Name, n, 0);
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
-            size_t n = 1;
-            while (n < m_rest.size() && std::isdigit(static_cast<unsigned char>(m_rest[n])))
-                ++n;
-            // 1e3, 1.5, 0x10, 12abc: not an integer literal of the grammar.
-            if (n < m_rest.size() && (isWord(m_rest[n]) || m_rest[n] == '.'))
-                return setBad();
-            setToken(Token::Number, n, 0);
-        } else if (c == '"' || c == '`' || c == '[') {
-            const char close = c == '[' ? ']' : c;
-            const size_t end = m_rest.find(close, 1);
-            // A doubled quote inside the name is rare enough to leave to SQLite.
-            if (end == std::string_view::npos ||
-                (end + 1 < m_rest.size() && m_rest[end + 1] == close && close != ']'))
-                return setBad();
-            setToken(Token::Name, end + 1, 1);
-            m_token.quoted = true;
-        } else if (std::string_view("(),*.;").find(c) != std::string_view::npos) {
-            setToken(Token::Punct, 1, 0);
-        } else {
-            setBad();
-        }
-    }
-    void setToken(Token::Type type, size_t length, size_t quote)
-    {
-        m_token.type = type;
-        m_token.text = std::string(m_rest.substr(quote, length - 2 * quote));
-        m_rest.remove_prefix(length);
-    }
-    void setBad()
-    {
-        m_token.type = Token::Bad;
-        m_rest = {};
-    }
-    std::string_view m_rest;
-    Token m_token;
-};
+using Token = SqlToken;
+using Tokens = SqlTokens;
 
 const std::array<std::pair<std::string_view, SliceField>, 6> kFields = {{
     {"id", SliceField::Id},
@@ -150,31 +41,71 @@ std::optional<GroupKey> keyNamed(std::string_view name)
     return std::nullopt;
 }
 
+SliceField sliceFieldNamed(std::string_view name)
+{
+    for (const auto &[n, field] : kFields)
+        if (sameName(name, n))
+            return field;
+    return SliceField::None;
+}
+
 // The words that end an item or term where an alias could stand.
 bool isClauseWord(const Tokens &tokens)
 {
-    for (std::string_view w : {"from", "group", "order", "limit", "offset", "asc", "desc", "as",
-                               "collate", "nulls", "where", "having", "window", "union",
-                               "except", "intersect"})
+    for (std::string_view w : {"from", "where", "group", "order", "limit", "offset", "asc", "desc",
+                               "as", "and", "or", "not", "in", "collate", "nulls", "having",
+                               "window", "union", "except", "intersect"})
         if (tokens.isKeyword(w))
             return true;
     return false;
 }
 
-// After a function's name and its '(': count(*) or f(column) and the ')'.
+std::optional<uint64_t> parseCount(Tokens &tokens)
+{
+    if (tokens.peek().type != Token::Integer || tokens.peek().text.size() > 18)
+        return std::nullopt;
+    return std::stoull(tokens.take().text);
+}
+
+// A number that multiplies or divides: an integer, or a decimal that is a whole number below
+// 2^53 (exact in every parser).
+bool parseNumber(Tokens &tokens, PlanValue *value)
+{
+    if (tokens.peek().type == Token::Integer) {
+        const auto n = parseCount(tokens);
+        value->number = n ? int64_t(*n) : 0;
+        return n.has_value();
+    }
+    if (tokens.peek().type != Token::Real)
+        return false;
+    const double d = std::strtod(tokens.take().text.c_str(), nullptr);
+    if (!(d >= 0 && d < 9007199254740992.0) || d != std::floor(d))
+        return false;
+    value->number = int64_t(d);
+    value->realNumber = true;
+    return true;
+}
+
+// After a function's name and its '(': count(*) or f(column) and the ')', then an optional
+// `/ number` or `* number`.
 std::optional<PlanValue> parseCall(Tokens &tokens, AggregateFn fn)
 {
     PlanValue value{fn, SliceField::None};
-    if (fn == AggregateFn::Count && tokens.takePunct('*'))
-        return tokens.takePunct(')') ? std::optional(value) : std::nullopt;
-    if (tokens.peek().type != Token::Name)
-        return std::nullopt;
-    const Token column = tokens.take();
-    for (const auto &[name, field] : kFields)
-        if (sameName(column.text, name))
-            value.field = field;
-    if (value.field == SliceField::None || !tokens.takePunct(')'))
-        return std::nullopt;
+    if (fn == AggregateFn::Count && tokens.takePunct("*")) {
+        if (!tokens.takePunct(")"))
+            return std::nullopt;
+    } else {
+        if (tokens.peek().type != Token::Name)
+            return std::nullopt;
+        value.field = sliceFieldNamed(tokens.take().text);
+        if (value.field == SliceField::None || !tokens.takePunct(")"))
+            return std::nullopt;
+    }
+    if (tokens.isPunct("/") || tokens.isPunct("*")) {
+        value.op = tokens.take().text[0];
+        if (!parseNumber(tokens, &value) || (value.op == '/' && value.number == 0))
+            return std::nullopt;
+    }
     return value;
 }
 
@@ -185,8 +116,8 @@ std::optional<PlanValue> parseValue(Tokens &tokens, std::string *column)
     if (tokens.peek().type != Token::Name)
         return std::nullopt;
     const Token word = tokens.take();
-    if (!tokens.takePunct('(')) {
-        if (tokens.isPunct('.'))
+    if (!tokens.takePunct("(")) {
+        if (tokens.isPunct(".") || tokens.isPunct("/") || tokens.isPunct("*"))
             return std::nullopt;
         *column = word.text;
         return PlanValue{};
@@ -199,11 +130,69 @@ std::optional<PlanValue> parseValue(Tokens &tokens, std::string *column)
     return std::nullopt;
 }
 
-std::optional<uint64_t> parseCount(Tokens &tokens)
+std::optional<Compare> parseCompare(Tokens &tokens)
 {
-    if (tokens.peek().type != Token::Number || tokens.peek().text.size() > 18)
-        return std::nullopt;
-    return std::stoull(tokens.take().text);
+    static const std::pair<std::string_view, Compare> kOps[] = {
+        {"=", Compare::Eq}, {"==", Compare::Eq}, {"!=", Compare::Ne}, {"<>", Compare::Ne},
+        {"<", Compare::Lt}, {"<=", Compare::Le}, {">", Compare::Gt},  {">=", Compare::Ge}};
+    for (const auto &[text, op] : kOps)
+        if (tokens.takePunct(text))
+            return op;
+    return std::nullopt;
+}
+
+// One test of the WHERE clause, into the plan's slice or kind tests.
+bool parseTest(Tokens &tokens, AggregatePlan *plan)
+{
+    if (tokens.peek().type != Token::Name)
+        return false;
+    const std::string column = tokens.take().text;
+    if (tokens.isPunct("(") || tokens.isPunct("."))
+        return false;
+    std::optional<KindField> kind;
+    if (sameName(column, "name"))
+        kind = KindField::Name;
+    else if (sameName(column, "category"))
+        kind = KindField::Category;
+    else if (sameName(column, "role"))
+        kind = KindField::Role;
+    if (kind) {
+        KindTest test{*kind, false, {}};
+        test.negated = tokens.takeKeyword("not");
+        if (tokens.takeKeyword("in")) {
+            if (!tokens.takePunct("("))
+                return false;
+            do {
+                if (tokens.peek().type != Token::String)
+                    return false;
+                test.values.push_back(tokens.take().text);
+            } while (tokens.takePunct(","));
+            if (!tokens.takePunct(")"))
+                return false;
+        } else {
+            const auto op = test.negated ? std::nullopt : parseCompare(tokens);
+            if (!op || (*op != Compare::Eq && *op != Compare::Ne) ||
+                tokens.peek().type != Token::String)
+                return false;
+            test.negated = *op == Compare::Ne;
+            test.values.push_back(tokens.take().text);
+        }
+        plan->kindTests.push_back(std::move(test));
+        return true;
+    }
+    SliceTest test;
+    test.field = sliceFieldNamed(column);
+    const auto op = parseCompare(tokens);
+    if (test.field == SliceField::None || !op)
+        return false;
+    test.op = *op;
+    const bool negative = tokens.takePunct("-");
+    const auto n = parseCount(tokens);
+    if (!n)
+        return false;
+    test.value = negative ? -int64_t(*n) : int64_t(*n);
+    plan->sliceTests.push_back(test);
+    return true;
 }
 
 } // namespace
@@ -230,17 +219,23 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
             alias = tokens.take().text;
         } else if (tokens.peek().type == Token::Name && !isClauseWord(tokens)) {
             alias = tokens.take().text;
-        } else if (tokens.peek().type == Token::Name && !tokens.isKeyword("from")) {
-            return std::nullopt;
         }
         plan.values.push_back(*value);
         aliases.push_back(std::move(alias));
-    } while (tokens.takePunct(','));
+    } while (tokens.takePunct(","));
     plan.resultColumns = plan.values.size();
 
     if (!tokens.takeKeyword("from") || tokens.peek().type != Token::Name ||
-        !sameName(tokens.take().text, "slices") || !tokens.takeKeyword("group") ||
-        !tokens.takeKeyword("by") || tokens.peek().type != Token::Name)
+        !sameName(tokens.take().text, "slices"))
+        return std::nullopt;
+    if (tokens.takeKeyword("where")) {
+        do {
+            if (!parseTest(tokens, &plan))
+                return std::nullopt;
+        } while (tokens.takeKeyword("and"));
+    }
+    if (!tokens.takeKeyword("group") || !tokens.takeKeyword("by") ||
+        tokens.peek().type != Token::Name)
         return std::nullopt;
     const auto key = keyNamed(tokens.take().text);
     if (!key)
@@ -255,7 +250,7 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
             return std::nullopt;
         do {
             PlanOrder term;
-            if (tokens.peek().type == Token::Number) {
+            if (tokens.peek().type == Token::Integer) {
                 const auto ordinal = parseCount(tokens);
                 if (!ordinal || *ordinal < 1 || *ordinal > plan.resultColumns)
                     return std::nullopt;
@@ -291,7 +286,7 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
             else
                 tokens.takeKeyword("asc");
             plan.order.push_back(term);
-        } while (tokens.takePunct(','));
+        } while (tokens.takePunct(","));
     }
 
     if (tokens.takeKeyword("limit")) {
@@ -304,7 +299,7 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
             if (!offset)
                 return std::nullopt;
             plan.offset = *offset;
-        } else if (tokens.takePunct(',')) {
+        } else if (tokens.takePunct(",")) {
             // LIMIT offset, count
             const auto count = parseCount(tokens);
             if (!count)
@@ -313,7 +308,7 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
             plan.limit = count;
         }
     }
-    while (tokens.takePunct(';')) {
+    while (tokens.takePunct(";")) {
     }
     if (tokens.peek().type != Token::End)
         return std::nullopt;

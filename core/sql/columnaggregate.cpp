@@ -48,14 +48,102 @@ struct Partial
 {
     std::vector<uint64_t> count;
     std::vector<std::vector<FieldSums>> fields; // per plan field, per kind
+    std::vector<uint32_t> selected;             // a chunk's slices that pass the WHERE
 };
+
+// The slices of a chunk a pass visits: all of them, or those a WHERE selected.
+struct AllIn
+{
+    size_t from = 0, to = 0;
+    template<typename F>
+    void forEach(F &&f) const
+    {
+        for (size_t i = from; i < to; ++i)
+            f(i);
+    }
+};
+struct Selected
+{
+    const std::vector<uint32_t> &at;
+    template<typename F>
+    void forEach(F &&f) const
+    {
+        for (uint32_t i : at)
+            f(size_t(i));
+    }
+};
+
+int64_t fieldValue(SliceField field, const SliceIds::RowSpan &span, const Row &row, size_t i,
+                   int64_t origin)
+{
+    switch (field) {
+    case SliceField::Id:
+        return int64_t(span.base + i);
+    case SliceField::Track:
+        return int64_t(span.track);
+    case SliceField::Depth:
+        return int64_t(span.row);
+    case SliceField::Ts:
+        return row.start[i] - origin;
+    case SliceField::Dur:
+        return row.duration[i];
+    case SliceField::End:
+        return row.end(i) - origin;
+    case SliceField::None:
+        break;
+    }
+    return 0;
+}
+
+bool compare(int64_t v, Compare op, int64_t with)
+{
+    switch (op) {
+    case Compare::Eq:
+        return v == with;
+    case Compare::Ne:
+        return v != with;
+    case Compare::Lt:
+        return v < with;
+    case Compare::Le:
+        return v <= with;
+    case Compare::Gt:
+        return v > with;
+    case Compare::Ge:
+        return v >= with;
+    }
+    return false;
+}
+
+// Whether each kind passes the plan's tests of name, category and role (empty: no such test).
+std::vector<uint8_t> kindsPassing(const Trace &trace, const std::vector<KindTest> &tests)
+{
+    if (tests.empty())
+        return {};
+    std::vector<uint8_t> pass(trace.kinds.size(), 1);
+    for (size_t k = 0; k < trace.kinds.size(); ++k) {
+        const EventKind &kind = trace.kinds[k];
+        for (const KindTest &test : tests) {
+            const std::string_view text = test.field == KindField::Name ? trace.string(kind.name)
+                                          : test.field == KindField::Category
+                                              ? trace.string(kind.category)
+                                              : std::string_view(sliceRoleName(kind.role));
+            const bool listed =
+                std::find(test.values.begin(), test.values.end(), text) != test.values.end();
+            if (listed == test.negated)
+                pass[k] = 0;
+        }
+    }
+    return pass;
+}
 
 class Summer
 {
 public:
-    Summer(const SqlContext &context, std::vector<SliceField> fields)
+    Summer(const SqlContext &context, std::vector<SliceField> fields, const AggregatePlan &plan)
         : m_ctx(context)
         , m_fields(std::move(fields))
+        , m_tests(plan.sliceTests)
+        , m_kindPass(kindsPassing(context.trace(), plan.kindTests))
     {}
 
     void sum(const Chunk &c, Partial &out) const
@@ -63,22 +151,39 @@ public:
         const SliceIds::RowSpan &span = m_ctx.ids().rows()[c.span];
         const Row &row = m_ctx.trace().tracks[span.track].rows[span.row];
         row.kind.visit([&](auto kinds) {
-            for (size_t i = c.from; i < c.to; ++i)
-                ++out.count[size_t(kinds.at(i))];
-            for (size_t f = 0; f < m_fields.size(); ++f)
-                sumField(m_fields[f], span, row, c, kinds, out.fields[f]);
+            if (m_tests.empty() && m_kindPass.empty())
+                return sumOver(AllIn{c.from, c.to}, span, row, kinds, out);
+            const int64_t origin = m_ctx.origin();
+            out.selected.clear();
+            for (size_t i = c.from; i < c.to; ++i) {
+                bool pass = m_kindPass.empty() || m_kindPass[size_t(kinds.at(i))];
+                for (size_t t = 0; pass && t < m_tests.size(); ++t)
+                    pass = compare(fieldValue(m_tests[t].field, span, row, i, origin),
+                                   m_tests[t].op, m_tests[t].value);
+                if (pass)
+                    out.selected.push_back(uint32_t(i));
+            }
+            sumOver(Selected{out.selected}, span, row, kinds, out);
         });
     }
 
 private:
-    template<typename Kinds>
-    void sumField(SliceField field, const SliceIds::RowSpan &span, const Row &row, const Chunk &c,
-                  const Kinds &kinds, std::vector<FieldSums> &out) const
+    template<typename Indices, typename Kinds>
+    void sumOver(const Indices &indices, const SliceIds::RowSpan &span, const Row &row,
+                 const Kinds &kinds, Partial &out) const
+    {
+        indices.forEach([&](size_t i) { ++out.count[size_t(kinds.at(i))]; });
+        for (size_t f = 0; f < m_fields.size(); ++f)
+            sumField(m_fields[f], indices, span, row, kinds, out.fields[f]);
+    }
+
+    template<typename Indices, typename Kinds>
+    void sumField(SliceField field, const Indices &indices, const SliceIds::RowSpan &span,
+                  const Row &row, const Kinds &kinds, std::vector<FieldSums> &out) const
     {
         const int64_t origin = m_ctx.origin();
         auto each = [&](auto &&valueAt) {
-            for (size_t i = c.from; i < c.to; ++i)
-                out[size_t(kinds.at(i))].add(valueAt(i));
+            indices.forEach([&](size_t i) { out[size_t(kinds.at(i))].add(valueAt(i)); });
         };
         switch (field) {
         case SliceField::Id:
@@ -102,6 +207,8 @@ private:
 
     const SqlContext &m_ctx;
     std::vector<SliceField> m_fields;
+    std::vector<SliceTest> m_tests;
+    std::vector<uint8_t> m_kindPass;
 };
 
 std::vector<Chunk> chunksOf(const SliceIds &ids, const Trace &trace, size_t chunkSlices)
@@ -116,14 +223,44 @@ std::vector<Chunk> chunksOf(const SliceIds &ids, const Trace &trace, size_t chun
     return chunks;
 }
 
-// SQLite's order of two values of one result column: integers, doubles, or text as bytes.
+// SQLite's order of two values of one result column: numbers by value (an integer and a double
+// compared exactly, as SQLite does), or text as bytes.
 int compareCells(const SqlCell &a, const SqlCell &b)
 {
-    if (const auto *x = std::get_if<int64_t>(&a))
-        return *x < std::get<int64_t>(b) ? -1 : *x > std::get<int64_t>(b) ? 1 : 0;
-    if (const auto *x = std::get_if<double>(&a))
-        return *x < std::get<double>(b) ? -1 : *x > std::get<double>(b) ? 1 : 0;
-    return std::get<std::string>(a).compare(std::get<std::string>(b));
+    if (const auto *x = std::get_if<std::string>(&a))
+        return x->compare(std::get<std::string>(b));
+    auto number = [](const SqlCell &c) {
+        const auto *i = std::get_if<int64_t>(&c);
+        return i ? static_cast<long double>(*i) : static_cast<long double>(std::get<double>(c));
+    };
+    if (a.index() == b.index() && std::holds_alternative<int64_t>(a))
+        return std::get<int64_t>(a) < std::get<int64_t>(b) ? -1
+               : std::get<int64_t>(a) > std::get<int64_t>(b) ? 1
+                                                              : 0;
+    const long double x = number(a), y = number(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// `value` divided or multiplied by the plan's number, with SQLite's arithmetic: integers stay
+// integers (division truncates; a product that overflows becomes a double), anything with a
+// double is a double.
+SqlCell withNumber(SqlCell value, const PlanValue &v)
+{
+    if (v.op == 0)
+        return value;
+    const double n = double(v.number);
+    if (const auto *i = std::get_if<int64_t>(&value)) {
+        if (!v.realNumber) {
+            int64_t product = 0;
+            if (v.op == '/')
+                return *i / v.number;
+            if (!__builtin_mul_overflow(*i, v.number, &product))
+                return product;
+        }
+        return v.op == '/' ? double(*i) / n : double(*i) * n;
+    }
+    const double d = std::get<double>(value);
+    return v.op == '/' ? d / n : d * n;
 }
 
 } // namespace
@@ -152,7 +289,7 @@ std::optional<Result<SqlRows>> runColumnAggregate(const SqlContext &context,
         p.count.assign(trace.kinds.size(), 0);
         p.fields.assign(fields.size(), std::vector<FieldSums>(trace.kinds.size()));
     }
-    const Summer summer(context, fields);
+    const Summer summer(context, fields, plan);
     std::atomic<size_t> nextChunk{0};
     std::atomic<bool> stopped{false};
     auto work = [&](Partial &out) {
@@ -225,6 +362,7 @@ std::optional<Result<SqlRows>> runColumnAggregate(const SqlContext &context,
                 row.emplace_back(s->max);
                 break;
             }
+            row.back() = withNumber(std::move(row.back()), v);
         }
         rows.push_back(std::move(row));
     }

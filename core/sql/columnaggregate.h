@@ -5,7 +5,8 @@
 // spends about 90 ns a row on a grouped aggregate; here a row costs a few loads and adds.
 //
 // Each worker sums chunks of the rows (a million slices at most) into accumulators indexed by
-// event kind; the kinds are then folded into their groups (groupranks.h), which come out in
+// event kind, over the slices that pass the WHERE (the tests of name, category and role are one
+// flag per kind, the others are read per slice); the kinds are then folded into their groups (groupranks.h), which come out in
 // SQLite's group order, sorted by the ORDER BY terms and cut by OFFSET and LIMIT.
 //
 // Rows that tie on every ORDER BY term stay in group order, the key's byte order: the rows

@@ -1,0 +1,1 @@
+SELECT name, count(*), sum(dur) / 1e6 AS us FROM slices WHERE role = 'kernel' AND dur >= -3 GROUP BY name ORDER BY us DESC LIMIT 10

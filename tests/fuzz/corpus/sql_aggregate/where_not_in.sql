@@ -1,0 +1,1 @@
+select category, avg(ts) * 2, max(end) / 7 from slices where name not in ('beta', 'x') and depth <> 1 group by category order by 2

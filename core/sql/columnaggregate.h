@@ -6,8 +6,9 @@
 //
 // Each worker sums chunks of the rows (a million slices at most) into accumulators indexed by
 // event kind, over the slices that pass the WHERE (the tests of name, category and role are one
-// flag per kind, the others are read per slice); the kinds are then folded into their groups (groupranks.h), which come out in
-// SQLite's group order, sorted by the ORDER BY terms and cut by OFFSET and LIMIT.
+// flag per kind, the others are read per slice). The kinds are then folded into their groups
+// (groupranks.h), which come out in SQLite's group order, sorted by the ORDER BY terms and cut
+// by OFFSET and LIMIT.
 //
 // Rows that tie on every ORDER BY term stay in group order, the key's byte order: the rows
 // SQLite returns for the statement with the key appended as its last ORDER BY term. SQL leaves

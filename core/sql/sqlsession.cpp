@@ -346,7 +346,9 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
         const std::atomic<bool> *&cancel;
         ~Reset() { cancel = nullptr; }
     } reset{m_impl->stopFlags.cancel};
-    const std::string text(sql);
+    // SQLite reads a statement's text up to its first NUL: so does the session, or a NUL would
+    // end every prepare there without moving on.
+    const std::string text(sql.substr(0, sql.find('\0')));
     const char *tail = text.c_str();
     const char *const end = text.c_str() + text.size();
     uint64_t rows = 0;
@@ -355,9 +357,12 @@ Result<uint64_t> SqlSession::stream(std::string_view sql, const SqlRunOptions &o
     m_impl->lastColumnar = false;
     while (tail < end && !sawLast) {
         sqlite3_stmt *stmt = nullptr;
+        const char *const from = tail;
         int rc = sqlite3_prepare_v2(db, tail, int(end - tail), &stmt, &tail);
         if (rc != SQLITE_OK)
             return failure(rc, sqlite3_errmsg(db));
+        if (!stmt && tail == from)
+            break; // nothing more SQLite would read
         if (!stmt)
             continue; // whitespace or a comment
         // Only the last statement's rows are delivered; earlier ones just run.

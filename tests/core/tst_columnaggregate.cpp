@@ -201,6 +201,7 @@ private slots:
     void randomStatementsAnswerAsSqliteDoes();
     void cancelAndEarlyStop();
     void temporaryTableShadowsTheStore();
+    void textEndsAtANul();
 };
 
 void TestColumnAggregate::answersAsSqliteDoes_data()
@@ -351,8 +352,8 @@ void TestColumnAggregate::sumsSqliteCouldNotRepeatRunThroughSqlite()
     expectSqliteRows(*session, "SELECT name, total(dur), avg(dur) FROM slices GROUP BY name",
                      false);
     // Counts and extremes are exact whatever the sums: still answered from the columns.
-    expectSqliteRows(*session, "SELECT name, count(*), min(dur), max(end) FROM slices GROUP BY name",
-                     true);
+    expectSqliteRows(*session,
+                     "SELECT name, count(*), min(dur), max(end) FROM slices GROUP BY name", true);
 }
 
 void TestColumnAggregate::workersOverChunksGiveOneWorkersRows()
@@ -515,6 +516,30 @@ void TestColumnAggregate::temporaryTableShadowsTheStore()
     QVERIFY(!session->lastColumnar());
     QCOMPARE(r.value().rows.size(), size_t(1));
     QCOMPARE(std::get<int64_t>(r.value().rows[0][2]), int64_t(12));
+}
+
+// SQLite reads a statement up to its first NUL; the session stops there too (it once waited
+// forever for SQLite to move past it), with the columnar path or without.
+void TestColumnAggregate::textEndsAtANul()
+{
+    const TracePtr t = testsupport::loadText(kTieTrace);
+    QVERIFY(t);
+    auto session = openSession(t);
+    QVERIFY(session);
+    using namespace std::string_literals;
+    for (const std::string &sql :
+         {"SELECT name FROM slices GROUP BY name/*c\0\0unt(P BY)"s,
+          "SELECT name FROM slices GROUP BY name\0 ORDER BY nonsense"s,
+          "SELECT name, total(dur) FROM slices WHERE dur > 0 GROUP BY name;\0;x"s}) {
+        QVERIFY(sql.find('\0') != std::string::npos);
+        for (bool columnar : {true, false}) {
+            auto r = runAs(*session, sql, columnar);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+            // Six names; the instant's is not among those of durations above 0.
+            const bool positive = sql.find("dur > 0") != std::string::npos;
+            QCOMPARE(r.value().rows.size(), size_t(positive ? 5 : 6));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestColumnAggregate)

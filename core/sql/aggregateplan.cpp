@@ -111,7 +111,7 @@ std::optional<PlanValue> parseCall(Tokens &tokens, AggregateFn fn)
 
 // A select item or ORDER BY term that starts with a name: an aggregate call, or a column
 // (returned as Key with its name in *column for the caller to resolve).
-std::optional<PlanValue> parseValue(Tokens &tokens, std::string *column)
+std::optional<PlanValue> parseValue(Tokens &tokens, std::optional<std::string> *column)
 {
     if (tokens.peek().type != Token::Name)
         return std::nullopt;
@@ -206,12 +206,12 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
     std::vector<std::string> aliases;
     std::vector<std::string> keyColumns; // items that name a column: the key, checked below
     do {
-        std::string column;
+        std::optional<std::string> column;
         auto value = parseValue(tokens, &column);
         if (!value)
             return std::nullopt;
-        if (!column.empty())
-            keyColumns.push_back(column);
+        if (column)
+            keyColumns.push_back(*column);
         std::string alias;
         if (tokens.takeKeyword("as")) {
             if (tokens.peek().type != Token::Name)
@@ -256,18 +256,16 @@ std::optional<AggregatePlan> parseAggregatePlan(std::string_view sql)
                     return std::nullopt;
                 term.value = uint32_t(*ordinal - 1);
             } else {
-                const bool bare = tokens.peek().type == Token::Name;
-                const std::string word = bare ? tokens.peek().text : std::string();
-                std::string column;
+                std::optional<std::string> column;
                 auto value = parseValue(tokens, &column);
                 if (!value)
                     return std::nullopt;
                 size_t alias = aliases.size();
-                if (!column.empty()) {
+                if (column) {
                     for (size_t k = 0; k < aliases.size() && alias == aliases.size(); ++k)
-                        if (!aliases[k].empty() && sameName(aliases[k], word))
+                        if (!aliases[k].empty() && sameName(aliases[k], *column))
                             alias = k;
-                    if (alias == aliases.size() && keyNamed(column) != key)
+                    if (alias == aliases.size() && keyNamed(*column) != key)
                         return std::nullopt;
                 }
                 if (alias < aliases.size()) {

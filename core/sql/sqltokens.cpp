@@ -117,6 +117,9 @@ void SqlTokens::advance()
         if (end == std::string_view::npos ||
             (close != ']' && end + 1 < m_rest.size() && m_rest[end + 1] == close))
             return setBad();
+        // "" names no column: SQLite reads it as the empty string.
+        if (end == 1 && c != '\'')
+            return setBad();
         set(c == '\'' ? SqlToken::String : SqlToken::Name, end + 1, 1);
         m_token.quoted = true;
         return;

@@ -2,8 +2,8 @@
 
 // SqlTokens: the tokens of one SQL statement, as far as the grammar of aggregateplan.h needs
 // them: names (bare or quoted with "", ``, []), integer and decimal literals, string literals
-// ('text'), punctuation and the comparison and arithmetic operators (a name or string with a
-// doubled quote inside is Bad: rare enough to leave to SQLite). Blanks and comments
+// ('text'), punctuation and the comparison and arithmetic operators. A name or string with a
+// doubled quote inside is Bad (rare enough to leave to SQLite), and so is an empty quoted name. Blanks and comments
 // between tokens are skipped; a semicolon is a token. Anything else is a Bad token, after which
 // the text ends. Internal to core/sql.
 

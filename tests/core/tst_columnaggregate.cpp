@@ -123,6 +123,9 @@ const std::vector<std::string> kNotPlanned = {
     "SELECT category, count(*) FROM slices GROUP BY name",
     "SELECT name, count(*) FROM slices GROUP BY name ORDER BY category",
     "SELECT count(*) FROM slices",
+    // "" names no column: SQLite reads the empty string.
+    "SELECT \"\" FROM slices GROUP BY name",
+    "SELECT count(*) AS c, \"\"x FROM slices GROUP BY name ORDER BY name",
 };
 
 TracePtr generated(QTemporaryDir &dir, uint64_t events)

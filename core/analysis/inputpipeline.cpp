@@ -1,4 +1,5 @@
 #include "core/analysis/inputpipeline.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 
@@ -144,8 +145,16 @@ InputPipelineAnalysis computeInputPipeline(const StepDb &steps, const OpMetricsD
 
 std::shared_ptr<const InputPipelineAnalysis> inputPipeline(AnalysisCache &cache)
 {
-    auto steps = stepDb(cache);
-    auto ops = opStats(cache);
+    // The steps and the op metrics do not depend on each other: side by side on two cores.
+    std::shared_ptr<const StepDb> steps;
+    std::shared_ptr<const OpStats> ops;
+    parallelFor(2, 2, [&](unsigned, size_t i) {
+        if (i == 0)
+            steps = stepDb(cache);
+        else
+            ops = opStats(cache);
+        return true;
+    });
     return cache.get<InputPipelineAnalysis>(
         [&](AnalysisCache &) { return computeInputPipeline(*steps, ops->host); });
 }

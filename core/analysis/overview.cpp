@@ -219,8 +219,9 @@ OverviewPage computeOverviewPage(const Trace &trace, const StepDb &steps,
 
 std::shared_ptr<const OverviewPage> overviewPage(AnalysisCache &cache)
 {
-    auto steps = stepDb(cache);
+    // First: it computes the steps and the op metrics side by side.
     auto input = inputPipeline(cache);
+    auto steps = stepDb(cache);
     auto ops = opStats(cache);
     return cache.get<OverviewPage>([&](AnalysisCache &c) {
         return computeOverviewPage(c.trace(), *steps, input, *ops);

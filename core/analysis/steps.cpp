@@ -1,11 +1,13 @@
 #include "core/analysis/steps.h"
 #include "core/base/cancel.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <span>
 #include <unordered_map>
@@ -16,7 +18,8 @@
 // column. Only host events that belong to a step and sit in a row with args are decoded, and
 // only when the trace interns `step_name` or `_ipl_stage_name` at all. Events are bucketed per
 // step as (start, end, type) and each step is swept on its own, so memory is one span (17
-// bytes) per grouped event and the sweep is O(n log n) per step.
+// bytes) per grouped event and the sweep is O(n log n) per step. The steps of a batch are swept
+// on every core and kept in group order.
 
 namespace tracedesk::core::analysis {
 
@@ -609,7 +612,6 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
         std::sort(byId.begin(), byId.end(), [&](size_t a, size_t b) {
             return table.groups()[a].id < table.groups()[b].id;
         });
-        std::vector<Span> stepSpans;
         db.steps.reserve(byId.size());   // at most one step per group: no growth slack kept
         for (size_t first = 0, last = 0; first < byId.size(); first = last) {
             uint64_t batchSpans = 0;
@@ -633,31 +635,40 @@ StepDb computeStepDb(const Trace &trace, const StepGroups &groups, const StepDbO
             collect([&](Group &grp, const Span &span) {
                 spans.set(grp.spanOffset + grp.spanCount++, span);
             });
-            for (size_t k = first; k < last; ++k) {
-                const Group &g = table.groups()[byId[k]];
+            // Each step's sweep reads only its own spans: the batch's steps are swept on every
+            // core, each worker in a span buffer of its own, and kept in group order.
+            std::vector<std::optional<StepInfo>> made(last - first);
+            const unsigned workers = workerCount(last - first);
+            std::vector<std::vector<Span>> stepSpans(workers);
+            parallelFor(last - first, workers, [&](unsigned worker, size_t j) {
+                const Group &g = table.groups()[byId[first + j]];
                 if (db.hasDevice && !deviceGroups.count(g.id))
-                    continue;
+                    return true;
                 Marker span = g.device.duration >= 0 ? g.device : g.host;
                 if (g.device.duration >= 0 && g.host.contains(g.device))
                     span = g.host;
                 if (span.duration < 0)
-                    continue;
+                    return true;
                 StepInfo s;
                 s.groupId = g.id;
                 s.begin = span.begin;
                 s.duration = span.duration;
-                spans.copy(g.spanOffset, g.spanCount, &stepSpans);
-                s.typePs = sweep(stepSpans, span.begin, span.begin + span.duration);
+                spans.copy(g.spanOffset, g.spanCount, &stepSpans[worker]);
+                s.typePs = sweep(stepSpans[worker], span.begin, span.begin + span.duration);
                 const bool keep = db.hasDevice ? s.type(EventType::DeviceCompute16)
                                                          + s.type(EventType::DeviceCompute32) > 0
                                                : s.type(EventType::HostCompute) > 0;
                 if (!keep)
-                    continue;
+                    return true;
                 s.name = !g.stepName.empty() ? g.stepName
                          : !g.device.name.empty() ? std::string(g.device.name)
                                                   : std::to_string(g.id);
-                db.steps.push_back(std::move(s));
-            }
+                made[j] = std::move(s);
+                return true;
+            });
+            for (std::optional<StepInfo> &s : made)
+                if (s)
+                    db.steps.push_back(std::move(*s));
         }
         std::sort(db.steps.begin(), db.steps.end(), [](const StepInfo &a, const StepInfo &b) {
             return a.begin != b.begin ? a.begin < b.begin : a.groupId < b.groupId;

@@ -5,9 +5,11 @@
 #include "core/analysis/stepbreakdown.h"
 #include "core/analysis/steps.h"
 #include "core/analysis/tpubreakdown.h"
+#include "core/generate/generator.h"
 #include "core/io/traceloader.h"
 #include "core/model/tracebuilder.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -53,6 +55,7 @@ class TestStepBreakdown : public QObject
 private slots:
     void overlapPriorities();
     void batchesOfSteps();
+    void stepsSweptOnEveryCoreKeepGroupOrder();
     void summaries();
     void gpuFixtureCategoriesSum();
     void tpuBreakdown();
@@ -132,6 +135,36 @@ void TestStepBreakdown::batchesOfSteps()
             QCOMPARE(s.type(EventType::HostWaitInput), wait[k]);
             QCOMPARE(s.type(EventType::UnknownTime), unknown[k]);
         }
+    }
+}
+
+// A batch's steps are swept on every core: over a generated trace of a thousand steps they are
+// the steps of batches of one group each (swept one at a time, in order), time for time.
+void TestStepBreakdown::stepsSweptOnEveryCoreKeepGroupOrder()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("g.xplane.pb").toStdString();
+    GeneratorOptions generate;
+    generate.events = 150000;
+    QVERIFY(generateTrace(generate, path).ok());
+    auto loaded = loadTrace(path);
+    QVERIFY(loaded.ok());
+    const Trace &trace = *loaded.value();
+    const auto groups = computeStepGroups(trace);
+    StepDbOptions one;
+    one.batchSpans = 1;
+    const StepDb alone = computeStepDb(trace, groups, one);
+    const StepDb together = computeStepDb(trace, groups);
+    QVERIFY(alone.steps.size() > 500);
+    QCOMPARE(together.steps.size(), alone.steps.size());
+    for (size_t k = 0; k < alone.steps.size(); ++k) {
+        const StepInfo &a = alone.steps[k], &b = together.steps[k];
+        QCOMPARE(b.groupId, a.groupId);
+        QCOMPARE(b.begin, a.begin);
+        QCOMPARE(b.duration, a.duration);
+        QCOMPARE(b.name, a.name);
+        for (int t = 0; t < kEventTypeCount; ++t)
+            QCOMPARE(b.type(EventType(t)), a.type(EventType(t)));
     }
 }
 

@@ -152,10 +152,19 @@ void DeviceScan::scanGpuPlane(const Plane &plane)
             };
             uint32_t lastKeySlot = UINT32_MAX;
             GpuKey lastKey{};
-            for (uint32_t i = 0; i < row.size(); ++i) {
+            // A row's starts are sorted: a time range is one run of it, found by binary search
+            // (a roofline scans the device ops once per step).
+            uint32_t from = 0, to = uint32_t(row.size());
+            if (m_range) {
+                const auto at = [&](TimePs t) {
+                    return uint32_t(std::lower_bound(row.start.begin(), row.start.end(), t) -
+                                    row.start.begin());
+                };
+                from = at(m_range->begin);
+                to = std::max(from, at(m_range->end));
+            }
+            for (uint32_t i = from; i < to; ++i) {
                 const TimePs start = row.start[i];
-                if (!inRange(start))
-                    continue;
                 const TimePs dur = row.duration[i];
                 first = any ? std::min(first, start) : start;
                 last = any ? std::max(last, start + dur) : start + dur;

@@ -342,6 +342,20 @@ void TestOpMetrics::timeRangeFilters()
     QCOMPARE(db.find("fusion.1")->timePs, TimePs(5));
     QCOMPARE(db.find("a/MatMul/gemm")->timePs, TimePs(10));
     QCOMPARE(db.totalTimePs, TimePs(50 - 25));
+
+    // A slice starting at the range's begin is in it, one starting at its end is not.
+    const OpMetricsDb edges = deviceOpMetrics(*trace, TimeRange{25, 60});
+    QCOMPARE(edges.find("fusion.1")->occurrences, int64_t(1));
+    QCOMPARE(edges.find("fusion.1")->timePs, TimePs(5));
+    QCOMPARE(edges.find("a/MatMul/gemm")->timePs, TimePs(10));
+    QCOMPARE(edges.totalTimePs, TimePs(50 - 25));
+    const OpMetricsDb second = deviceOpMetrics(*trace, TimeRange{12, 25});
+    QCOMPARE(second.find("fusion.1")->timePs, TimePs(8));
+    QVERIFY(!second.find("a/MatMul/gemm"));
+    QCOMPARE(second.totalTimePs, TimePs(20 - 12));
+    const OpMetricsDb after = deviceOpMetrics(*trace, TimeRange{61, 100});
+    QVERIFY(!after.find("fusion.1"));
+    QCOMPARE(after.totalTimePs, TimePs(0));
 }
 
 void TestOpMetrics::realGpuDeviceOps()

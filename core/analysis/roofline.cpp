@@ -2,9 +2,9 @@
 
 #include "core/analysis/roofline.h"
 
-
 #include "core/analysis/hlostats.h"
 #include "core/analysis/steps.h"
+#include "core/base/parallel.h"
 
 #include <algorithm>
 #include <charconv>
@@ -118,12 +118,15 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
         }
     }
     const size_t stepCount = std::min(steps.size(), size_t(std::max(0, options.maxSteps)));
-    for (size_t i = 0; i < stepCount; ++i) {
+    // Each step is a scan of its own time range: the steps are scanned on every core, each
+    // step's ops dropped as soon as its point is made.
+    std::vector<RooflinePoint> stepPoints(stepCount);
+    parallelFor(stepCount, 0, [&](unsigned, size_t i) {
         const OpMetricsDb db = deviceOpMetrics(trace, steps[i].range);
-        out.points.push_back(aggregate(db, RooflinePoint::Kind::Step, steps[i].name, ridge,
-                                       anyCost));
+        RooflinePoint &point = stepPoints[i];
+        point = aggregate(db, RooflinePoint::Kind::Step, steps[i].name, ridge, anyCost);
         if (!estimated)
-            continue;
+            return true;
         double flops = 0, bytes = 0;
         TimePs self = 0;
         for (const OpMetrics &m : db.metrics) {
@@ -136,8 +139,11 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
             flops += it->second.first * double(m.occurrences);
             bytes += it->second.second * double(m.occurrences);
         }
-        setRates(out.points.back(), flops, bytes, bytes, self, ridge, true);
-    }
+        setRates(point, flops, bytes, bytes, self, ridge, true);
+        return true;
+    });
+    for (RooflinePoint &point : stepPoints)
+        out.points.push_back(std::move(point));
     const size_t opCount = std::min(table.rows.size(), size_t(std::max(0, options.topOps)));
     for (size_t i = 0; i < opCount; ++i) {
         const HloStatsRow &r = table.rows[i];

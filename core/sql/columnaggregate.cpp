@@ -1,8 +1,9 @@
 #include "core/sql/columnaggregate.h"
 
+#include "core/base/parallel.h"
+
 #include <algorithm>
 #include <limits>
-#include <thread>
 
 namespace tracedesk::core::sql {
 
@@ -10,6 +11,11 @@ namespace {
 
 constexpr uint64_t kExactDouble = uint64_t(1) << 53;
 constexpr uint64_t kSaturated = std::numeric_limits<uint64_t>::max();
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b)
+{
+    return a + b < a ? kSaturated : a + b;
+}
 
 // One column's running sums for one kind (then one group). The sum wraps; it is only read when
 // the magnitudes' sum shows that no order of the terms could overflow.
@@ -23,15 +29,14 @@ struct FieldSums
     void add(int64_t v)
     {
         sum += uint64_t(v);
-        const uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
-        magnitude = magnitude + m < magnitude ? kSaturated : magnitude + m;
+        magnitude = saturatingAdd(magnitude, v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v));
         min = std::min(min, v);
         max = std::max(max, v);
     }
     void merge(const FieldSums &o)
     {
         sum += o.sum;
-        magnitude = magnitude + o.magnitude < magnitude ? kSaturated : magnitude + o.magnitude;
+        magnitude = saturatingAdd(magnitude, o.magnitude);
         min = std::min(min, o.min);
         max = std::max(max, o.max);
     }
@@ -73,26 +78,29 @@ struct Selected
     }
 };
 
-int64_t fieldValue(SliceField field, const SliceIds::RowSpan &span, const Row &row, size_t i,
-                   int64_t origin)
+// Calls f(valueAt) with the row's values of `field` as a function of the slice's index, read
+// through the stored column's typed view: one switch per chunk, not per slice.
+template<typename F>
+void visitField(SliceField field, const SliceIds::RowSpan &span, const Row &row, int64_t origin,
+                F &&f)
 {
     switch (field) {
     case SliceField::Id:
-        return int64_t(span.base + i);
+        return f([&](size_t i) { return int64_t(span.base + i); });
     case SliceField::Track:
-        return int64_t(span.track);
+        return f([&](size_t) { return int64_t(span.track); });
     case SliceField::Depth:
-        return int64_t(span.row);
+        return f([&](size_t) { return int64_t(span.row); });
     case SliceField::Ts:
-        return row.start[i] - origin;
+        return f([&](size_t i) { return row.start[i] - origin; });
     case SliceField::Dur:
-        return row.duration[i];
+        return row.duration.visit([&](auto d) { f([&](size_t i) { return d.at(i); }); });
     case SliceField::End:
-        return row.end(i) - origin;
+        return row.duration.visit(
+            [&](auto d) { f([&](size_t i) { return row.start[i] + d.at(i) - origin; }); });
     case SliceField::None:
-        break;
+        return;
     }
-    return 0;
 }
 
 bool compare(int64_t v, Compare op, int64_t with)
@@ -153,17 +161,20 @@ public:
         row.kind.visit([&](auto kinds) {
             if (m_tests.empty() && m_kindPass.empty())
                 return sumOver(AllIn{c.from, c.to}, span, row, kinds, out);
-            const int64_t origin = m_ctx.origin();
-            out.selected.clear();
-            for (size_t i = c.from; i < c.to; ++i) {
-                bool pass = m_kindPass.empty() || m_kindPass[size_t(kinds.at(i))];
-                for (size_t t = 0; pass && t < m_tests.size(); ++t)
-                    pass = compare(fieldValue(m_tests[t].field, span, row, i, origin),
-                                   m_tests[t].op, m_tests[t].value);
-                if (pass)
-                    out.selected.push_back(uint32_t(i));
+            // The WHERE: the kinds' flags, then each slice test narrows the selection in turn.
+            std::vector<uint32_t> &selected = out.selected;
+            selected.clear();
+            for (size_t i = c.from; i < c.to; ++i)
+                if (m_kindPass.empty() || m_kindPass[size_t(kinds.at(i))])
+                    selected.push_back(uint32_t(i));
+            for (const SliceTest &test : m_tests) {
+                visitField(test.field, span, row, m_ctx.origin(), [&](auto &&valueAt) {
+                    std::erase_if(selected, [&](uint32_t i) {
+                        return !compare(valueAt(i), test.op, test.value);
+                    });
+                });
             }
-            sumOver(Selected{out.selected}, span, row, kinds, out);
+            sumOver(Selected{selected}, span, row, kinds, out);
         });
     }
 
@@ -173,35 +184,11 @@ private:
                  const Kinds &kinds, Partial &out) const
     {
         indices.forEach([&](size_t i) { ++out.count[size_t(kinds.at(i))]; });
-        for (size_t f = 0; f < m_fields.size(); ++f)
-            sumField(m_fields[f], indices, span, row, kinds, out.fields[f]);
-    }
-
-    template<typename Indices, typename Kinds>
-    void sumField(SliceField field, const Indices &indices, const SliceIds::RowSpan &span,
-                  const Row &row, const Kinds &kinds, std::vector<FieldSums> &out) const
-    {
-        const int64_t origin = m_ctx.origin();
-        auto each = [&](auto &&valueAt) {
-            indices.forEach([&](size_t i) { out[size_t(kinds.at(i))].add(valueAt(i)); });
-        };
-        switch (field) {
-        case SliceField::Id:
-            return each([&](size_t i) { return int64_t(span.base + i); });
-        case SliceField::Track:
-            return each([&](size_t) { return int64_t(span.track); });
-        case SliceField::Depth:
-            return each([&](size_t) { return int64_t(span.row); });
-        case SliceField::Ts:
-            return each([&](size_t i) { return row.start[i] - origin; });
-        case SliceField::Dur:
-            return row.duration.visit([&](auto d) { each([&](size_t i) { return d.at(i); }); });
-        case SliceField::End:
-            return row.duration.visit([&](auto d) {
-                each([&](size_t i) { return row.start[i] + d.at(i) - origin; });
+        for (size_t f = 0; f < m_fields.size(); ++f) {
+            std::vector<FieldSums> &sums = out.fields[f];
+            visitField(m_fields[f], span, row, m_ctx.origin(), [&](auto &&valueAt) {
+                indices.forEach([&](size_t i) { sums[size_t(kinds.at(i))].add(valueAt(i)); });
             });
-        case SliceField::None:
-            return;
         }
     }
 
@@ -283,31 +270,22 @@ std::optional<Result<SqlRows>> runColumnAggregate(const SqlContext &context,
 
     const std::vector<Chunk> chunks =
         chunksOf(context.ids(), trace, std::max<size_t>(1, chunkSlices));
-    threads = std::clamp<unsigned>(threads, 1, unsigned(std::max<size_t>(1, chunks.size())));
-    std::vector<Partial> partials(threads);
+    std::vector<Partial> partials(workerCount(chunks.size(), std::max(1u, threads)));
     for (Partial &p : partials) {
         p.count.assign(trace.kinds.size(), 0);
         p.fields.assign(fields.size(), std::vector<FieldSums>(trace.kinds.size()));
     }
     const Summer summer(context, fields, plan);
-    std::atomic<size_t> nextChunk{0};
-    std::atomic<bool> stopped{false};
-    auto work = [&](Partial &out) {
-        for (size_t c; (c = nextChunk.fetch_add(1)) < chunks.size();) {
-            if (cancel && cancel->load(std::memory_order_relaxed)) {
-                stopped = true;
-                return;
-            }
-            summer.sum(chunks[c], out);
+    std::atomic<bool> cancelled{false};
+    parallelFor(chunks.size(), unsigned(partials.size()), [&](unsigned worker, size_t c) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            cancelled = true;
+            return false;
         }
-    };
-    {
-        std::vector<std::jthread> helpers;
-        for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&, t] { work(partials[t]); });
-        work(partials[0]);
-    }
-    if (stopped)
+        summer.sum(chunks[c], partials[worker]);
+        return true;
+    });
+    if (cancelled)
         return Result<SqlRows>::cancelled();
 
     // Kinds folded into groups, in group order.

@@ -32,11 +32,24 @@ const std::array<std::pair<std::string_view, AggregateFn>, 6> kFunctions = {{
     {"avg", AggregateFn::Avg},
 }};
 
+// The text columns: each one value per event kind.
+std::optional<KindField> kindFieldNamed(std::string_view name)
+{
+    for (const auto &[n, field] : {std::pair{"name", KindField::Name},
+                                   std::pair{"category", KindField::Category},
+                                   std::pair{"role", KindField::Role}})
+        if (sameName(name, n))
+            return field;
+    return std::nullopt;
+}
+
+// The text columns a statement may group by.
 std::optional<GroupKey> keyNamed(std::string_view name)
 {
-    if (sameName(name, "name"))
+    const auto field = kindFieldNamed(name);
+    if (field == KindField::Name)
         return GroupKey::Name;
-    if (sameName(name, "category"))
+    if (field == KindField::Category)
         return GroupKey::Category;
     return std::nullopt;
 }
@@ -149,14 +162,7 @@ bool parseTest(Tokens &tokens, AggregatePlan *plan)
     const std::string column = tokens.take().text;
     if (tokens.isPunct("(") || tokens.isPunct("."))
         return false;
-    std::optional<KindField> kind;
-    if (sameName(column, "name"))
-        kind = KindField::Name;
-    else if (sameName(column, "category"))
-        kind = KindField::Category;
-    else if (sameName(column, "role"))
-        kind = KindField::Role;
-    if (kind) {
+    if (const auto kind = kindFieldNamed(column)) {
         KindTest test{*kind, false, {}};
         test.negated = tokens.takeKeyword("not");
         if (tokens.takeKeyword("in")) {

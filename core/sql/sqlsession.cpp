@@ -51,11 +51,11 @@ struct SqlSession::Impl
                                                  std::shared_ptr<analysis::AnalysisCache> cache);
     // How many parts `stmt` runs as (1: as usual).
     unsigned partsFor(sqlite3_stmt *stmt, const SqlRunOptions &options);
-    // Runs `stmt` split into `parts` parts (groupsplit.h), delivering rows as stream() does.
-    // Empty when the other connections could not take it: then run it as usual.
     // Answers `stmt` from the store's columns when it has an AggregatePlan; empty otherwise.
     std::optional<Result<uint64_t>> runColumnar(sqlite3_stmt *stmt, const SqlRunOptions &options,
                                                 const RowSink &onRow);
+    // Runs `stmt` split into `parts` parts (groupsplit.h), delivering rows as stream() does.
+    // Empty when the other connections could not take it: then run it as usual.
     std::optional<Result<uint64_t>> runSplit(sqlite3_stmt *stmt, unsigned parts,
                                              const SqlRunOptions &options, const RowSink &onRow);
 };

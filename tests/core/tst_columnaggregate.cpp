@@ -274,17 +274,26 @@ void TestColumnAggregate::totalsEqualAWalkOverTheFixture()
     {
         int64_t count = 0, sum = 0, minTs = INT64_MAX, maxEnd = INT64_MIN;
     };
+    // One walk over the store's slices: every name's totals, and the kernels' alone.
     std::map<std::string, Totals> walked;
+    std::map<std::string, std::pair<int64_t, int64_t>> kernels; // count, sum of durations
     for (const Track &track : trace->tracks)
         for (const Row &row : track.rows)
             for (size_t i = 0; i < row.size(); ++i) {
-                Totals &t = walked[std::string(trace->string(trace->kinds[row.kind[i]].name))];
+                const EventKind &kind = trace->kinds[row.kind[i]];
+                const std::string name(trace->string(kind.name));
+                Totals &t = walked[name];
                 ++t.count;
                 t.sum += row.duration[i];
                 t.minTs = std::min(t.minTs, row.start[i] - trace->begin);
                 t.maxEnd = std::max(t.maxEnd, row.end(i) - trace->begin);
+                if (kind.role == SliceRole::Kernel) {
+                    ++kernels[name].first;
+                    kernels[name].second += row.duration[i];
+                }
             }
     QVERIFY(walked.size() > 100);
+    QVERIFY(kernels.size() > 10);
     auto session = openSession(trace);
     QVERIFY(session);
     auto r = session->run(
@@ -303,19 +312,7 @@ void TestColumnAggregate::totalsEqualAWalkOverTheFixture()
         QCOMPARE(std::get<double>(row[5]), double(t.sum) / double(t.count));
     }
 
-    // The kernels alone, by name, in microseconds: a walk over the kernel slices.
-    std::map<std::string, std::pair<int64_t, int64_t>> kernels;
-    for (const Track &track : trace->tracks)
-        for (const Row &row : track.rows)
-            for (size_t i = 0; i < row.size(); ++i) {
-                const EventKind &kind = trace->kinds[row.kind[i]];
-                if (kind.role != SliceRole::Kernel)
-                    continue;
-                auto &[count, sum] = kernels[std::string(trace->string(kind.name))];
-                ++count;
-                sum += row.duration[i];
-            }
-    QVERIFY(kernels.size() > 10);
+    // The kernels alone, by name, in microseconds.
     auto byKernel = session->run("SELECT name, count(*), sum(dur) / 1e6 FROM slices WHERE "
                                  "role = 'kernel' GROUP BY name");
     QVERIFY(byKernel.ok());

@@ -248,6 +248,9 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
     std::FILE *f = std::fopen(temporary.c_str(), "wb");
     if (!f)
         return fileError(path, "cannot be created");
+    const auto writeFailed = [&] {
+        return fileError(path, "could not be written (disk full or no permission?)");
+    };
     auto abandon = [&](Result<bool> why) {
         std::fclose(f);
         std::error_code ec;
@@ -256,10 +259,10 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
     };
     // The header's frame sizes are known once every frame is compressed: its place is kept
     // and it is written last.
-    const size_t headerBytes = 8 + 4 + 4 + 8 + frames.size() * 16 + 8;
+    const size_t headerBytes = kFixedHeaderBytes + frames.size() * 16 + 8; // + its checksum
     const std::vector<uint8_t> placeholder(headerBytes, 0);
     if (std::fwrite(placeholder.data(), 1, headerBytes, f) != headerBytes)
-        return abandon(fileError(path, "could not be written (disk full or no permission?)"));
+        return abandon(writeFailed());
 
     std::vector<uint64_t> compressedSize(frames.size(), 0);
     std::atomic<bool> failed{false};
@@ -316,8 +319,7 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
             compressedSize[windowStart + k] = compressed[k].size();
             if (std::fwrite(compressed[k].data(), 1, compressed[k].size(), f) !=
                 compressed[k].size())
-                return abandon(
-                    fileError(path, "could not be written (disk full or no permission?)"));
+                return abandon(writeFailed());
         }
     }
 
@@ -341,7 +343,7 @@ Result<bool> writeStoreFile(const Trace &trace, const std::string &path,
         std::filesystem::rename(temporary, path, ec);
     if (!ok || ec) {
         std::filesystem::remove(temporary, ec);
-        return fileError(path, "could not be written (disk full or no permission?)");
+        return writeFailed();
     }
     // Make the rename itself durable.
     const std::string dir = std::filesystem::path(path).parent_path().string();

@@ -1,5 +1,6 @@
 #include "core/analysis/inputpipeline.h"
-#include "core/base/parallel.h"
+
+#include "core/analysis/stepsandops.h"
 
 #include <algorithm>
 
@@ -145,18 +146,9 @@ InputPipelineAnalysis computeInputPipeline(const StepDb &steps, const OpMetricsD
 
 std::shared_ptr<const InputPipelineAnalysis> inputPipeline(AnalysisCache &cache)
 {
-    // The steps and the op metrics do not depend on each other: side by side on two cores.
-    std::shared_ptr<const StepDb> steps;
-    std::shared_ptr<const OpStats> ops;
-    parallelFor(2, 2, [&](unsigned, size_t i) {
-        if (i == 0)
-            steps = stepDb(cache);
-        else
-            ops = opStats(cache);
-        return true;
-    });
+    const StepsAndOps both = stepsAndOps(cache);
     return cache.get<InputPipelineAnalysis>(
-        [&](AnalysisCache &) { return computeInputPipeline(*steps, ops->host); });
+        [&](AnalysisCache &) { return computeInputPipeline(*both.steps, both.ops->host); });
 }
 
 } // namespace tracedesk::core::analysis

@@ -1,6 +1,7 @@
 #include "core/analysis/overview.h"
 
 #include "core/analysis/opnames.h"
+#include "core/analysis/stepsandops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -219,12 +220,10 @@ OverviewPage computeOverviewPage(const Trace &trace, const StepDb &steps,
 
 std::shared_ptr<const OverviewPage> overviewPage(AnalysisCache &cache)
 {
-    // First: it computes the steps and the op metrics side by side.
+    const StepsAndOps both = stepsAndOps(cache);
     auto input = inputPipeline(cache);
-    auto steps = stepDb(cache);
-    auto ops = opStats(cache);
     return cache.get<OverviewPage>([&](AnalysisCache &c) {
-        return computeOverviewPage(c.trace(), *steps, input, *ops);
+        return computeOverviewPage(c.trace(), *both.steps, input, *both.ops);
     });
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/analysis/hlostats.h"
 #include "core/analysis/steps.h"
+#include "core/analysis/stepsandops.h"
 #include "core/base/parallel.h"
 
 #include <algorithm>
@@ -176,12 +177,12 @@ RooflineModel buildRoofline(const Trace &trace, const OpStats &stats, const HloS
 std::shared_ptr<const RooflineModel> rooflineModel(AnalysisCache &cache)
 {
     return cache.get<RooflineModel>([](AnalysisCache &c) {
-        const auto stats = opStats(c);
+        const StepsAndOps both = stepsAndOps(c);
         std::vector<RooflineStep> steps;
-        for (const StepInfo &s : stepDb(c)->steps)
+        for (const StepInfo &s : both.steps->steps)
             steps.push_back({s.name, TimeRange{s.begin, s.begin + s.duration}});
         // The ops are HLO Op Stats' rows (with their estimated costs, if any).
-        return buildRoofline(c.trace(), *stats, *hloStats(c), steps);
+        return buildRoofline(c.trace(), *both.ops, *hloStats(c), steps);
     });
 }
 

@@ -436,11 +436,8 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
     trace->info.loadSeconds = elapsed();
     // The cache holds the store as read: the notes added below apply to this opening only (the
     // same store opened later may fit; the capture is attached on every opening).
-    const bool cache = effective.useCache && !cacheFile.empty();
     std::optional<LoadInfo> savedInfo;
-    if (cache && !deferredCacheWrite)
-        saveCachedTrace(*trace, source.files, effective, cacheFile);
-    else if (cache)
+    if (effective.useCache && !cacheFile.empty())
         savedInfo = trace->info;
     if (!fitNote.empty())
         trace->info.warn(fitNote);
@@ -448,10 +445,14 @@ Result<TracePtr> loadResolved(const ResolvedSource &source, LoadControl *control
         return Result<TracePtr>::cancelled();
     TracePtr done = std::move(trace);
     if (savedInfo) {
-        *deferredCacheWrite = [done, info = std::move(*savedInfo), files = source.files,
-                               effective, cacheFile](const std::atomic<bool> *stop) {
+        DeferredCacheWrite write = [done, info = std::move(*savedInfo), files = source.files,
+                                    effective, cacheFile](const std::atomic<bool> *stop) {
             saveCachedTrace(*done, files, effective, cacheFile, {&info, stop});
         };
+        if (deferredCacheWrite)
+            *deferredCacheWrite = std::move(write);
+        else
+            write(nullptr);
     }
     return done;
 }

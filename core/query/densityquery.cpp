@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace tracedesk::core {
 
@@ -22,9 +23,33 @@ uint16_t toFixed(double fraction)
 // arrays indexed by kind instead (per thread, grown to the largest kind seen, so a frame
 // allocates nothing; entries of earlier columns are told apart by a generation stamp, so a
 // reset costs nothing), which makes each add O(1). Kinds are reported in the order first seen.
+//
+// In a zoomed-out column most slices are the first of their kind there, so an add does not
+// branch on it: it always stamps the kind and appends it to the touched list, and counts the
+// append only when the kind is new. A hot loop takes an Adder (the arrays and the count by
+// value, so they stay in registers) after reserve() has made room for every kind it may add.
 class KindTimes
 {
 public:
+    struct Adder
+    {
+        TimePs *time;
+        uint32_t *stamp;
+        uint32_t *touched;
+        uint32_t count;
+        uint32_t generation;
+
+        void add(uint32_t kind, TimePs ps)
+        {
+            const bool fresh = stamp[kind] != generation;
+            stamp[kind] = generation;
+            // A mask, not a branch: whether a kind is new is close to a coin toss.
+            time[kind] = (time[kind] & (TimePs(fresh) - 1)) + ps;
+            touched[count] = kind;
+            count += fresh;
+        }
+    };
+
     void clear()
     {
         ++m_generation;
@@ -32,23 +57,37 @@ public:
             std::fill(m_stamp.begin(), m_stamp.end(), 0u);
             m_generation = 1;
         }
-        m_touched.clear();
+        m_count = 0;
     }
-    // Called for every slice a frame walks: the common case (a kind already in this column)
-    // stays small enough to inline.
+    // Room for every kind below `kinds`.
+    void reserve(size_t kinds)
+    {
+        if (kinds > m_stamp.size()) {
+            const size_t size = std::max(kinds, m_stamp.size() * 2);
+            m_stamp.resize(size, 0u);
+            m_time.resize(size, 0);
+            m_touched.resize(size + 1, 0u);   // an add writes one past the kinds it counts
+        }
+    }
+    Adder adder()
+    {
+        return {m_time.data(), m_stamp.data(), m_touched.data(), m_count, m_generation};
+    }
+    void keep(const Adder &adder) { m_count = adder.count; }
+
     void add(uint32_t kind, TimePs ps)
     {
-        if (kind < m_stamp.size() && m_stamp[kind] == m_generation) [[likely]] {
-            m_time[kind] += ps;
-            return;
-        }
-        addFirst(kind, ps);
+        reserve(size_t(kind) + 1);
+        Adder a = adder();
+        a.add(kind, ps);
+        keep(a);
     }
     // The kind with the most time (the first seen on ties) and that time.
     std::pair<uint32_t, double> best() const
     {
         std::pair<uint32_t, double> b{0, -1};
-        for (uint32_t kind : m_touched) {
+        for (uint32_t n = 0; n < m_count; ++n) {
+            const uint32_t kind = m_touched[n];
             if (double(m_time[kind]) > b.second)
                 b = {kind, double(m_time[kind])};
         }
@@ -63,27 +102,28 @@ public:
     }
 
 private:
-    [[gnu::noinline]] void addFirst(uint32_t kind, TimePs ps)
-    {
-        if (kind >= m_stamp.size())
-            grow(kind);
-        m_stamp[kind] = m_generation;
-        m_time[kind] = ps;
-        m_touched.push_back(kind);
-    }
-
-    void grow(uint32_t kind)
-    {
-        const size_t size = std::max<size_t>(size_t(kind) + 1, m_stamp.size() * 2);
-        m_stamp.resize(size, 0u);
-        m_time.resize(size, 0);
-    }
-
     std::vector<TimePs> m_time;   // integer picoseconds: exact, and cheaper than double
     std::vector<uint32_t> m_stamp;
     std::vector<uint32_t> m_touched;
+    uint32_t m_count = 0;
     uint32_t m_generation = 1;
 };
+
+// One past the largest kind in [first, last) of a kind column's view: from the view's width
+// alone when it is narrow, so only a column of more than 65,536 kinds is read for it.
+template<typename View>
+size_t kindBound(View kinds, size_t first, size_t last)
+{
+    using Raw = decltype(kinds.raw(0));
+    if constexpr (sizeof(Raw) <= 2) {
+        return size_t(kinds.base) + size_t(std::numeric_limits<Raw>::max()) + 1;
+    } else {
+        int64_t top = 0;
+        for (size_t i = first; i < last; ++i)
+            top = std::max(top, kinds.at(i));
+        return size_t(top) + 1;
+    }
+}
 
 } // namespace
 
@@ -295,16 +335,32 @@ void exactColumns(const Row &row, const Viewport &view, const VisibleItem &run, 
         return rangePx;
     };
     auto walk = [&](auto duration, auto kinds) {
-        for (size_t i = run.first; i < size_t(run.first) + run.count; ++i) {
+        const size_t last = size_t(run.first) + run.count;
+        times.reserve(kindBound(kinds, run.first, last));
+        for (size_t i = run.first; i < last; ++i) {
+            // Most slices of a folded run start and end inside the column being filled: they
+            // are summed here in registers (the lambdas' captured state lives in memory).
+            if (column >= 0) {
+                const TimePs from = columnStart, to = columnEnd;
+                TimePs sum = 0;
+                uint32_t n = 0;
+                KindTimes::Adder adder = times.adder();
+                for (; i < last; ++i) {
+                    const TimePs s = start[i], e = s + duration[i];
+                    if (s < from || s >= to || e > to)
+                        break;
+                    sum += e - s;
+                    ++n;
+                    adder.add(uint32_t(kinds[i]), e - s);
+                }
+                times.keep(adder);
+                busy += sum;
+                count += n;
+                if (i == last)
+                    break;
+            }
             const TimePs s = start[i], e = s + duration[i];
             const auto kind = uint32_t(kinds[i]);
-            // Most slices of a folded run start and end inside the column being filled.
-            if (s >= columnStart && s < columnEnd && e <= columnEnd && column >= 0) {
-                busy += e - s;
-                ++count;
-                times.add(kind, e - s);
-                continue;
-            }
             int64_t px = columnOf(s);
             if (duration[i] <= 0) {
                 add(px, kind, 0, true);

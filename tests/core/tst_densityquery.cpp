@@ -261,11 +261,22 @@ void TstDensityQuery::exactMatchesBruteForce()
         TraceBuilder builder;
         const uint32_t plane = builder.addPlane("plane", "host", 1, PlaneKind::Host);
         const uint32_t track = builder.addTrack(plane, "track", 1);
-        for (const char *name : {"a", "b", "c", "d", "e"}) {
+        // The kinds a row holds decide how its kind column is stored: 5 kinds in one byte;
+        // the last 100 of 300 in one byte above a base of 200; 1,000 kinds in two bytes; and
+        // kinds spread over 70,000 in four bytes, many of them new in each column.
+        struct Pool
+        {
+            uint32_t kinds;
+            uint32_t used;   // the row's kinds are the last `used` ones
+        };
+        const Pool pool = std::array<Pool, 4>{Pool{5, 5}, Pool{300, 100}, Pool{1000, 1000},
+                                              Pool{70000, 70000}}[size_t(trial % 4)];
+        for (uint32_t k = 0; k < pool.kinds; ++k) {
             EventKind kind;
-            kind.name = builder.intern(name);
+            kind.name = builder.intern("k" + std::to_string(k));
             builder.addKind(kind);
         }
+        auto randomKind = [&] { return pool.kinds - 1 - uint32_t(random() % pool.used); };
         std::vector<Spec> specs;
         TimePs t = TimePs(random() % 50);
         const int n = 200 + int(random() % 2000);
@@ -274,7 +285,7 @@ void TstDensityQuery::exactMatchesBruteForce()
             const TimePs duration = shape == 0   ? 0
                                     : shape == 1 ? TimePs(200 + random() % 900)
                                                  : TimePs(1 + random() % 40);
-            specs.push_back({t, duration, uint32_t(random() % 5)});
+            specs.push_back({t, duration, randomKind()});
             t += duration + 1 + TimePs(random() % 30);
             builder.trackBuilder(track).addSlice(specs.back().start, duration, specs.back().kind);
         }

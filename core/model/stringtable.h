@@ -10,10 +10,10 @@
 
 #include "core/model/types.h"
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace tracedesk::core {
@@ -41,6 +41,20 @@ public:
 
 private:
     std::string_view store(std::string_view text);
+    // The index: open addressing with linear probing, at most half full. A slot holds an id and
+    // 32 bits of its text's hash, so a probe compares texts only when those bits match and the
+    // table grows without hashing any text again. A node per string (unordered_map) cost an
+    // allocation per new string and a cache miss per probe: a tenth of a 10M-event load was
+    // spent interning its names before any event was read.
+    struct Slot
+    {
+        uint32_t tag = 0;
+        StringId id = kNoSlot;
+    };
+    static constexpr StringId kNoSlot = ~StringId(0);
+    // The slot holding `text`, or the empty slot where it would go.
+    size_t slotOf(std::string_view text, uint32_t tag) const;
+    void grow();
 
     static constexpr size_t kBlockSize = 1 << 20;
     std::vector<std::unique_ptr<char[]>> m_blocks;
@@ -48,7 +62,8 @@ private:
     size_t m_blockUsed = kBlockSize;
     size_t m_charBytes = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, StringId> m_index;
+    std::vector<Slot> m_slots;
+    size_t m_mask = 0;
     std::mutex m_mutex;
 };
 

@@ -31,10 +31,18 @@ struct WireField
     const uint8_t *at = nullptr;     // the field's first byte (for error positions)
     uint32_t number = 0;
     WireType type = WireType::Varint;
+    // number and type as one value: a hot loop testing both reads this, as a test of the two
+    // fields is merged by the compiler into one wide load that cannot take the two narrower
+    // stores next() just made (a store-forwarding stall on every field).
+    uint32_t key = 0;
     uint64_t value = 0;              // Varint, Fixed64 and Fixed32 payloads
     const uint8_t *data = nullptr;   // Len payload
     size_t size = 0;
 
+    static constexpr uint32_t keyOf(uint32_t number, WireType type)
+    {
+        return number << 3 | uint32_t(type);
+    }
     int64_t asInt64() const { return int64_t(value); }
     double asDouble() const { return std::bit_cast<double>(value); }
     std::string_view bytes() const { return {reinterpret_cast<const char *>(data), size}; }
@@ -125,6 +133,7 @@ bool WireReader::next(WireField *f)
     f->at = start;
     f->number = uint32_t(tag >> 3);
     f->type = WireType(tag & 7);
+    f->key = uint32_t(tag);
     switch (f->type) {
     case WireType::Varint:
         p = decodeVarint(p, m_end, &f->value);

@@ -118,7 +118,7 @@ bool LineDecoder::decode(const LineJob &job, WireReader *err)
     constexpr size_t kReleaseBytes = size_t(8) << 20;
     const uint8_t *released = job.ref.begin;
     while (line.next(&f)) {
-        if (f.number != 4 || f.type != WireType::Len)
+        if (f.key != WireField::keyOf(4, WireType::Len))
             continue; // header fields, checked by readLineHeader
         if (job.file && size_t(f.at - released) >= kReleaseBytes) {
             job.file->release(released, f.at);

@@ -106,6 +106,8 @@ private slots:
         QVERIFY(r.next(&f));
         QCOMPARE(f.number, 3u);
         QCOMPARE(f.type, WireType::Len);
+        QCOMPARE(f.key, 0x1au);   // the tag byte as written
+        QCOMPARE(f.key, WireField::keyOf(3, WireType::Len));
         QCOMPARE(f.bytes(), std::string_view("abc"));
         QVERIFY(r.next(&f));
         QCOMPARE(f.number, 4u);
@@ -124,6 +126,7 @@ private slots:
         WireField f;
         QVERIFY(r.next(&f));
         QCOMPARE(f.number, 1000u);
+        QCOMPARE(f.key, 8000u);
         QCOMPARE(f.value, uint64_t(1));
     }
 

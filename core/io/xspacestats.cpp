@@ -59,6 +59,26 @@ bool decodeStat(const WireField &field, StatValue *out, WireReader &parent)
 {
     if (field.type != WireType::Len)
         return parent.fail("wrong wire type for a stats entry", field.at);
+    // Most stats of most events are `metadata_id` then one integer value, both varints: that
+    // shape is read straight from its bytes (tags 0x08, then 0x18, 0x20 or 0x38, then the
+    // end), anything else by the field loop below, which reads that shape the same way.
+    if (field.size >= 4 && field.data[0] == 0x08) {
+        const uint8_t *end = field.data + field.size;
+        uint64_t id = 0;
+        const uint8_t *p = decodeVarint(field.data + 1, end, &id);
+        if (p && end - p >= 2 && (*p == 0x18 || *p == 0x20 || *p == 0x38)) {
+            const uint8_t tag = *p;
+            uint64_t value = 0;
+            if (decodeVarint(p + 1, end, &value) == end) {
+                using Type = StatValue::Type;
+                *out = StatValue();
+                out->metadataId = int64_t(id);
+                out->type = tag == 0x18 ? Type::UInt : tag == 0x20 ? Type::Int : Type::Ref;
+                out->u = value;
+                return true;
+            }
+        }
+    }
     WireReader r = WireReader::of(field);
     WireField f;
     *out = StatValue();

@@ -148,12 +148,9 @@ void FlowTable::assign(std::span<const FlowTable> parts)
          },
          [&](size_t c) {
              const Chunk &chunk = chunks[c];
-             for (size_t col = 0; col < Count; ++col) {
-                 parts[chunk.part].m_columns[col].visit([&](auto values) {
-                     for (size_t k = 0; k < chunk.count; ++k)
-                         m_columns[col].put(chunk.first + k, values.valueAt(chunk.at + k));
-                 });
-             }
+             for (size_t col = 0; col < Count; ++col)
+                 m_columns[col].putFrom(chunk.first, parts[chunk.part].m_columns[col], chunk.at,
+                                        chunk.count);
          });
 }
 

@@ -31,6 +31,31 @@ void PackedInts::prepare(size_t n, int64_t lo, int64_t hi)
     m_bytes.resize(n * width);
 }
 
+void PackedInts::putFrom(size_t at, const PackedInts &source, size_t from, size_t count)
+{
+    auto store = [&](auto zero) {
+        using T = decltype(zero);
+        uint8_t *out = m_bytes.data() + at * sizeof(T);
+        source.visit([&](auto in) {
+            using S = decltype(in.raw(0));
+            // A value is in.base + raw, stored as value - m_base: raw moved by the bases'
+            // difference, in the wrapping arithmetic encode() uses.
+            const uint64_t shift = uint64_t(in.base) - uint64_t(m_base);
+            for (size_t k = 0; k < count; ++k) {
+                const S raw = in.raw(from + k);
+                const T t = raw == S(~S(0)) ? T(~T(0)) : T(uint64_t(raw) + shift);
+                std::memcpy(out + k * sizeof(T), &t, sizeof(T));
+            }
+        });
+    };
+    switch (m_width) {
+    case 1: store(uint8_t(0)); break;
+    case 2: store(uint16_t(0)); break;
+    case 4: store(uint32_t(0)); break;
+    default: store(uint64_t(0)); break;
+    }
+}
+
 bool PackedInts::setLayout(uint8_t width, int64_t base, size_t size)
 {
     if (!validWidth(width) || size > std::numeric_limits<size_t>::max() / width)

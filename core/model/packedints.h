@@ -85,6 +85,11 @@ public:
         }
     }
 
+    // put() for `count` values of `source` from index `from` on, stored from index `at` on:
+    // each width read and written through its type, not chosen per value. The values must be
+    // within the range given to prepare().
+    void putFrom(size_t at, const PackedInts &source, size_t from, size_t count);
+
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     unsigned width() const { return m_width; }

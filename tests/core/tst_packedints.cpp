@@ -48,6 +48,7 @@ private slots:
     void flowTableRoundTrips();
     void manyFlowsInPartsRoundTrip();
     void packedPartsConcatenate();
+    void putFromMatchesPut();
     void radixSortIsAStableSort();
 };
 
@@ -255,6 +256,35 @@ void TestPackedInts::packedPartsConcatenate()
                  whole.column(FlowTable::Column(c)).width());
         QCOMPARE(joined.column(FlowTable::Column(c)).base(),
                  whole.column(FlowTable::Column(c)).base());
+    }
+}
+
+// putFrom() stores what put() stores value by value: sources of every width, with absent values,
+// into columns of every width whose base is the source's or below it.
+void TestPackedInts::putFromMatchesPut()
+{
+    std::mt19937_64 random(5);
+    const int64_t spans[] = {100, 60000, int64_t(1) << 31, int64_t(1) << 40};
+    for (int64_t sourceSpan : spans) {
+        for (int64_t extra : {int64_t(0), int64_t(3), int64_t(70000), int64_t(1) << 33}) {
+            const int64_t lo = -int64_t(random() % 1000);
+            std::vector<int64_t> values(777);
+            for (size_t i = 0; i < values.size(); ++i)
+                values[i] = i % 9 == 0 ? kNoValue : lo + int64_t(random() % uint64_t(sourceSpan));
+            const PackedInts source(values);
+            // The destination's range holds the source's and `extra` more below it.
+            PackedInts byPut, byPutFrom;
+            for (PackedInts *p : {&byPut, &byPutFrom})
+                p->prepare(1000, lo - extra, lo + sourceSpan);
+            for (size_t k = 0; k < 500; ++k)
+                byPut.put(100 + k, source[200 + k]);
+            byPutFrom.putFrom(100, source, 200, 500);
+            QCOMPARE(byPutFrom.width(), byPut.width());
+            for (size_t i = 0; i < 1000; ++i)
+                QCOMPARE(byPutFrom[i], byPut[i]);
+            for (size_t k = 0; k < 500; ++k)
+                QCOMPARE(byPutFrom[100 + k], values[200 + k]);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cstring>
+#include <random>
 #include <vector>
 
 using namespace tracedesk::core;
@@ -69,6 +70,49 @@ private slots:
         QVERIFY(varint(b, &v, &n));
         QCOMPARE(quint64(v), value);
         QCOMPARE(int(n), used);
+    }
+
+    // decodeVarint against the wire format's definition read a byte at a time, on random bytes
+    // where every prefix length and every mix of continuation bits occurs: 1 to 10 byte
+    // varints, padded ones, varints cut by the end of the input, and runs of more than ten
+    // continuation bytes; with 8 bytes or more left the decoder reads them in one load.
+    void varintMatchesByteByByteDecoding()
+    {
+        auto reference = [](const uint8_t *p, const uint8_t *end, uint64_t *out) {
+            uint64_t value = 0;
+            for (int i = 0; i < 10 && p + i < end; ++i) {
+                value |= uint64_t(p[i] & 0x7f) << (7 * i);
+                if (p[i] < 0x80) {
+                    *out = value;
+                    return p + i + 1;
+                }
+            }
+            return static_cast<const uint8_t *>(nullptr);
+        };
+        std::mt19937_64 random(3);
+        int decoded = 0, longForm = 0;
+        for (int trial = 0; trial < 200000; ++trial) {
+            Bytes b(size_t(random() % 17));
+            // A varint of `length` bytes, then anything.
+            const size_t length = 1 + random() % 12;
+            for (size_t i = 0; i < b.size(); ++i) {
+                const uint8_t low = uint8_t(random() & 0x7f);
+                b[i] = i + 1 < length ? uint8_t(low | 0x80) : i + 1 == length ? low
+                                                                            : uint8_t(random());
+            }
+            const uint8_t *end = b.data() + b.size();
+            uint64_t expected = 0, got = 0;
+            const uint8_t *want = reference(b.data(), end, &expected);
+            const uint8_t *at = decodeVarint(b.data(), end, &got);
+            QCOMPARE(at, want);
+            if (want) {
+                QCOMPARE(got, expected);
+                ++decoded;
+                longForm += b.size() >= 8 && want - b.data() > 1;
+            }
+        }
+        QVERIFY(decoded > 50000);
+        QVERIFY(longForm > 20000);
     }
 
     void varintFailures()

@@ -289,8 +289,9 @@ void TestPackedInts::putFromMatchesPut()
 }
 
 // The radix sort used for flow endpoints gives what std::stable_sort gives: keys from a few
-// small values (long runs of equal keys), from every 64-bit value, and differing only in the
-// top bits (the passes over shared low digits are skipped).
+// small values (long runs of equal keys), from every 64-bit value, differing only in the top
+// bits (the passes over shared low digits are skipped), and, over 65,536 records with three
+// digits or more, sorted by the top digit first and then group by group.
 void TestPackedInts::radixSortIsAStableSort()
 {
     struct Record
@@ -299,14 +300,20 @@ void TestPackedInts::radixSortIsAStableSort()
         uint32_t arrival;
     };
     std::mt19937_64 random(11);
+    // Ids of a large trace's flows: 25 bits, counting up in a few interleaved runs with
+    // repeats (spread by their top digit first when there are many).
+    uint64_t next = 0;
     const std::vector<std::function<uint64_t()>> keys = {
         [&] { return random() % 5; },
         [&] { return random(); },
         [&] { return (random() % 3) << 61; },
         [&] { return uint64_t(7); },
+        [&] { return random() % 4 == 0 ? random() % (1 << 25) : (next += random() % 300); },
+        [&] { return (random() % 7) << 40 | random() % (1 << 20); },   // varying bits apart
     };
     for (const auto &key : keys) {
-        for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(1000), size_t(70000)}) {
+        for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(1000), size_t(70000),
+                         size_t(300000)}) {
             std::vector<Record> records(n);
             for (uint32_t i = 0; i < n; ++i)
                 records[i] = {key(), i};

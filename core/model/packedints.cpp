@@ -33,7 +33,7 @@ void PackedInts::prepare(size_t n, int64_t lo, int64_t hi)
 
 void PackedInts::putFrom(size_t at, const PackedInts &source, size_t from, size_t count)
 {
-    auto store = [&](auto zero) {
+    storedAs([&](auto zero) {
         using T = decltype(zero);
         uint8_t *out = m_bytes.data() + at * sizeof(T);
         source.visit([&](auto in) {
@@ -47,13 +47,7 @@ void PackedInts::putFrom(size_t at, const PackedInts &source, size_t from, size_
                 std::memcpy(out + k * sizeof(T), &t, sizeof(T));
             }
         });
-    };
-    switch (m_width) {
-    case 1: store(uint8_t(0)); break;
-    case 2: store(uint16_t(0)); break;
-    case 4: store(uint32_t(0)); break;
-    default: store(uint64_t(0)); break;
-    }
+    });
 }
 
 bool PackedInts::setLayout(uint8_t width, int64_t base, size_t size)

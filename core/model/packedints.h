@@ -72,17 +72,11 @@ public:
     void prepare(size_t n, int64_t lo, int64_t hi);
     void put(size_t i, int64_t v)
     {
-        auto store = [&](auto zero) {
+        storedAs([&](auto zero) {
             using T = decltype(zero);
             const T t = encode<T>(v, m_base);
             std::memcpy(m_bytes.data() + i * sizeof(T), &t, sizeof(T));
-        };
-        switch (m_width) {
-        case 1: store(uint8_t(0)); break;
-        case 2: store(uint16_t(0)); break;
-        case 4: store(uint32_t(0)); break;
-        default: store(uint64_t(0)); break;
-        }
+        });
     }
 
     // put() for `count` values of `source` from index `from` on, stored from index `at` on:
@@ -141,6 +135,19 @@ private:
         return {m_bytes.data(), m_base};
     }
 
+    // Calls f with a zero of the unsigned type the values are stored in: the writers' one
+    // choice of width, outside their loops.
+    template<typename F>
+    void storedAs(F &&f) const
+    {
+        switch (m_width) {
+        case 1: f(uint8_t(0)); break;
+        case 2: f(uint16_t(0)); break;
+        case 4: f(uint32_t(0)); break;
+        default: f(uint64_t(0)); break;
+        }
+    }
+
     std::vector<uint8_t> m_bytes;
     // A value as stored at width sizeof(T): its distance from the base, or all ones.
     template<typename T>
@@ -170,9 +177,8 @@ void PackedInts::assignWith(size_t n, At &&at)
         hi = std::max(hi, v);
     }
     prepare(n, lo, hi);
-    const uint8_t width = uint8_t(m_width);
     lo = m_base;
-    auto fill = [&](auto zero) {
+    storedAs([&](auto zero) {
         using T = decltype(zero);
         uint8_t *out = m_bytes.data();
         for (size_t i = 0; i < n; ++i) {
@@ -180,13 +186,7 @@ void PackedInts::assignWith(size_t n, At &&at)
             const T t = encode<T>(v, lo);
             std::memcpy(out + i * sizeof(T), &t, sizeof(T));
         }
-    };
-    switch (width) {
-    case 1: fill(uint8_t(0)); break;
-    case 2: fill(uint16_t(0)); break;
-    case 4: fill(uint32_t(0)); break;
-    default: fill(uint64_t(0)); break;
-    }
+    });
 }
 
 } // namespace tracedesk::core

@@ -30,7 +30,6 @@ SliceRole activityRole(std::string_view name)
     return SliceRole::Kernel;
 }
 
-
 } // namespace
 
 void mapXSpaceGpuRoles(Trace &trace)

@@ -55,25 +55,41 @@ bool StatValue::integer(int64_t *out) const
     }
 }
 
+namespace {
+
+// XStat's integer value members: uint64_value (3), int64_value (4) and ref_value (7).
+bool isIntegerValue(uint32_t number)
+{
+    return number == 3 || number == 4 || number == 7;
+}
+
+StatValue::Type integerValueType(uint32_t number)
+{
+    using Type = StatValue::Type;
+    return number == 3 ? Type::UInt : number == 4 ? Type::Int : Type::Ref;
+}
+
+} // namespace
+
 bool decodeStat(const WireField &field, StatValue *out, WireReader &parent)
 {
     if (field.type != WireType::Len)
         return parent.fail("wrong wire type for a stats entry", field.at);
     // Most stats of most events are `metadata_id` then one integer value, both varints: that
-    // shape is read straight from its bytes (tags 0x08, then 0x18, 0x20 or 0x38, then the
-    // end), anything else by the field loop below, which reads that shape the same way.
-    if (field.size >= 4 && field.data[0] == 0x08) {
+    // shape is read straight from its bytes (two one-byte tags, then the end), anything else by
+    // the field loop below, which reads that shape the same way.
+    if (field.size >= 4 && field.data[0] == WireField::keyOf(1, WireType::Varint)) {
         const uint8_t *end = field.data + field.size;
         uint64_t id = 0;
         const uint8_t *p = decodeVarint(field.data + 1, end, &id);
-        if (p && end - p >= 2 && (*p == 0x18 || *p == 0x20 || *p == 0x38)) {
-            const uint8_t tag = *p;
+        if (p && end - p >= 2 && (*p & 7) == uint8_t(WireType::Varint)
+            && isIntegerValue(*p >> 3)) {
+            const uint32_t number = *p >> 3;
             uint64_t value = 0;
             if (decodeVarint(p + 1, end, &value) == end) {
-                using Type = StatValue::Type;
                 *out = StatValue();
                 out->metadataId = int64_t(id);
-                out->type = tag == 0x18 ? Type::UInt : tag == 0x20 ? Type::Int : Type::Ref;
+                out->type = integerValueType(number);
                 out->u = value;
                 return true;
             }
@@ -102,7 +118,7 @@ bool decodeStat(const WireField &field, StatValue *out, WireReader &parent)
         case 7:
             if (f.type != WireType::Varint)
                 return parent.fail("wrong wire type for an XStat integer value", f.at);
-            out->type = f.number == 3 ? Type::UInt : f.number == 4 ? Type::Int : Type::Ref;
+            out->type = integerValueType(f.number);
             out->u = f.value;
             break;
         case 5:
